@@ -1,0 +1,102 @@
+// The `twinstack` command: start, reset, and per-service data commands.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { SERVICE_IDS } from './core/service.ts';
+import { startFromConfig, startTable } from './main.ts';
+
+const program = new Command('twinstack')
+  .description('Local, durable twins of nine HTTP APIs with real behaviour.')
+  .showHelpAfterError();
+
+const intArg = (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new InvalidArgumentError('not an integer');
+  return n;
+};
+
+/** Options every command that opens the data shares. */
+function dataOptions(cmd: Command): Command {
+  return cmd
+    .option('--config <file>', 'JSON config file (default: ./twinstack.config.json if present)')
+    .option('--data-dir <dir>', 'data directory (default: ./.twinstack)')
+    .option('--database <url>', 'SQLite file path or postgres:// URL (default: <data-dir>/twinstack.db)')
+    .option('--only <ids>', `comma-separated services (${SERVICE_IDS.join(', ')})`)
+    .addOption(new Option('--log-level <level>').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']));
+}
+
+function configFrom(opts: Record<string, unknown>): Config {
+  const ports: Record<string, number> = {};
+  for (const id of [...SERVICE_IDS, 'admin']) {
+    const v = opts[`port${id[0].toUpperCase()}${id.slice(1)}`];
+    if (v !== undefined) ports[id] = v as number;
+  }
+  return loadConfig({
+    flags: {
+      config: opts.config as string | undefined,
+      dataDir: opts.dataDir,
+      database: opts.database,
+      only: opts.only,
+      host: opts.host,
+      portBase: opts.portBase,
+      ports: Object.keys(ports).length ? ports : undefined,
+      clock: opts.clock,
+      clockStart: opts.clockStart,
+      logLevel: opts.logLevel,
+    },
+  });
+}
+
+const start = dataOptions(program.command('start').description('start the admin listener and every selected service'))
+  .option('--host <host>', 'address to listen on (default: 127.0.0.1)')
+  .option('--port-base <port>', 'admin port; service ports follow it (default: 4400)', intArg)
+  .addOption(new Option('--clock <mode>', 'system time, or manual time moved through the admin API').choices(['system', 'manual']))
+  .option('--clock-start <time>', 'start of manual time (RFC 3339)');
+for (const id of ['admin', ...SERVICE_IDS]) start.option(`--port-${id} <port>`, `port of ${id}`, intArg);
+
+start.action(async (opts) => {
+  const config = configFrom(opts);
+  const rt = await startFromConfig(config);
+  console.log(`twinstack is running (database: ${rt.db.describe}, clock: ${rt.clock.mode})\n`);
+  console.log(await startTable(rt));
+  console.log('\nPress Ctrl+C to stop.');
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      console.error(`\n${signal} again: exiting now`);
+      process.exit(130);
+    }
+    stopping = true;
+    console.error(`\n${signal}: finishing in-flight requests (up to ${config.shutdownGraceMs} ms)...`);
+    const deadline = setTimeout(() => {
+      console.error('shutdown deadline passed: exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs);
+    deadline.unref();
+    rt.close().then(
+      () => process.exit(0),
+      (err) => {
+        console.error(`shutdown failed: ${(err as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+});
+
+dataOptions(program.command('reset').description('delete the data of every selected service (or all) and restore defaults')).action(async (opts) => {
+  const config = configFrom(opts);
+  const rt = await startFromConfig(config, { listen: false });
+  try {
+    const done = config.only.length ? (await Promise.all(config.only.map((id) => rt.reset(id as never)))).flat() : await rt.reset();
+    console.log(`reset: ${done.join(', ')}`);
+  } finally {
+    await rt.close();
+  }
+});
+
+program.parseAsync(process.argv).catch((err) => {
+  if (err instanceof ConfigError) console.error(`twinstack: ${err.message}`);
+  else console.error(`twinstack: ${(err as Error).message}`);
+  process.exit(2);
+});

@@ -1,0 +1,32 @@
+// Opaque page tokens: the position to resume from, bound to the query that produced it.
+import { createHash } from 'node:crypto';
+import { invalidArgument } from './errors.ts';
+
+/** Encodes a position (offset or cursor) for the query identified by `queryKey`. */
+export function encodePageToken(position: unknown, queryKey: string): string {
+  return Buffer.from(JSON.stringify({ p: position, q: digest(queryKey) })).toString('base64url');
+}
+
+/** Decodes a token made by `encodePageToken` for the same query; a 400 for anything else. */
+export function decodePageToken<T>(token: string, queryKey: string): T {
+  try {
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    if (parsed && parsed.q === digest(queryKey) && parsed.p !== undefined) return parsed.p as T;
+  } catch {
+    // fall through to the error
+  }
+  throw invalidArgument('Invalid page token.', 'pageToken');
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('base64url').slice(0, 16);
+}
+
+/** Validates `pageSize`: a positive integer up to `max`, `fallback` when absent. */
+export function pageSize(raw: unknown, fallback: number, max: number, name = 'pageSize'): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw invalidArgument(`Invalid value for ${name}: ${String(raw)}`, name);
+  if (n === 0) return fallback;
+  return Math.min(n, max);
+}

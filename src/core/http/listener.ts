@@ -1,0 +1,44 @@
+// Builds the Fastify instance of one listener: request ids, redacted logs, body limits, a per-request log line.
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Logger } from 'pino';
+import { uuid } from '../ids.ts';
+import { redactUrl } from './redact.ts';
+
+export interface ListenerOptions {
+  name: string;
+  log: Logger;
+  bodyLimit?: number;
+  serverFactory?: (handler: (req: any, res: any) => void) => any;
+  https?: { key: string | Buffer; cert: string | Buffer } | null;
+}
+
+export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
+
+export function createListener(options: ListenerOptions): FastifyInstance {
+  const fastifyOptions: FastifyServerOptions & Record<string, unknown> = {
+    loggerInstance: options.log.child({ listener: options.name }),
+    disableRequestLogging: true,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : uuid();
+    },
+    requestIdHeader: false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: 2048 },
+    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
+    ...(options.https ? { https: options.https } : {}),
+  };
+  const app = Fastify(fastifyOptions) as unknown as FastifyInstance;
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info(
+      { method: req.method, url: redactUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+      'request',
+    );
+  });
+  return app;
+}

@@ -1,0 +1,265 @@
+// Assembles one running instance: database, clock, identity, jobs, outbox, and a listener per service.
+// Knows services only through their manifests.
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import { ManualClock, SystemClock, type Clock } from './clock.ts';
+import { Vault } from './crypto.ts';
+import { openDatabase, type Database } from './db/index.ts';
+import { createListener } from './http/listener.ts';
+import { REDACT_PATHS } from './http/redact.ts';
+import { Identity } from './identity.ts';
+import { Jobs } from './jobs.ts';
+import { CORE_TABLES, coreMigrations } from './migrations.ts';
+import { Outbox } from './outbox.ts';
+import type { ServiceContext, ServiceId, ServiceManifest } from './service.ts';
+import { randomBytes } from 'node:crypto';
+
+export interface RuntimeOptions {
+  dataDir: string;
+  databaseUrl: string;
+  sqliteSynchronous?: 'FULL' | 'NORMAL';
+  host: string;
+  /** Port per listener ('admin' and each service id); 0 picks a free port. */
+  ports: (id: ServiceId | 'admin') => number;
+  clock: 'system' | 'manual';
+  clockStart?: number;
+  logLevel: string;
+  logger?: Logger;
+  masterKey?: string;
+  devApiKey: string;
+  devToken: string;
+  principals?: Array<{ id: string; kind: string; name: string; attrs?: Record<string, unknown>; credentials?: Array<{ type: 'api_key' | 'bearer' | 'licence_key'; value: string; scopes?: string[]; label?: string }> }>;
+  settings?: Record<string, Record<string, unknown>>;
+  /** false: open and migrate only (for `reset` and data commands). */
+  listen?: boolean;
+  /** How often the scheduler looks for due jobs and outbox messages. */
+  tickMs?: number;
+}
+
+export interface RunningService {
+  manifest: ServiceManifest;
+  ctx: ServiceContext;
+  app: FastifyInstance;
+  url: string;
+}
+
+/** Scopes the development token holds: every Google-style scope the services check. */
+export const DEV_SCOPES = [
+  'https://www.googleapis.com/auth/cloud-platform',
+  'https://www.googleapis.com/auth/stackdriver-integration',
+  'https://www.googleapis.com/auth/adexchange.buyer',
+  'https://www.googleapis.com/auth/content',
+  'https://www.googleapis.com/auth/drive',
+  'https://www.googleapis.com/auth/books',
+  'https://www.googleapis.com/auth/calendar',
+];
+
+export const DEV_PRINCIPAL_ID = 'developer';
+
+export class Runtime {
+  readonly options: RuntimeOptions;
+  readonly log: Logger;
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly vault: Vault;
+  readonly identity: Identity;
+  readonly jobs: Jobs;
+  readonly outbox: Outbox;
+  readonly services = new Map<ServiceId, RunningService>();
+  admin?: { app: FastifyInstance; url: string };
+  #timer?: NodeJS.Timeout;
+  #unsubscribeClock?: () => void;
+  #closing?: Promise<void>;
+
+  private constructor(options: RuntimeOptions, log: Logger, db: Database, clock: Clock, vault: Vault) {
+    this.options = options;
+    this.log = log;
+    this.db = db;
+    this.clock = clock;
+    this.vault = vault;
+    const wall = new SystemClock();
+    this.identity = new Identity(db.kysely, clock, vault);
+    this.jobs = new Jobs(db.kysely, clock, log.child({ part: 'jobs' }), () => wall.now());
+    this.outbox = new Outbox(db.kysely, clock, log.child({ part: 'outbox' }), () => wall.now());
+  }
+
+  static async start(options: RuntimeOptions, manifests: ServiceManifest[], admin?: (rt: Runtime) => Promise<FastifyInstance>): Promise<Runtime> {
+    const log = options.logger ?? pino({ level: options.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+    mkdirSync(options.dataDir, { recursive: true });
+    const vault = new Vault(masterKey(options));
+    const db = await openDatabase(options.databaseUrl, { synchronous: options.sqliteSynchronous });
+    let rt: Runtime | undefined;
+    try {
+      await db.migrate('core', coreMigrations);
+      const clock = await restoreClock(db, options);
+      rt = new Runtime(options, log, db, clock, vault);
+      await rt.#seedPrincipals();
+      for (const manifest of manifests) await rt.#startService(manifest);
+      if (options.listen !== false) {
+        if (admin) {
+          const app = await admin(rt);
+          const url = await listen(app, options.host, options.ports('admin'));
+          rt.admin = { app, url };
+        }
+        rt.#startScheduler();
+      }
+      return rt;
+    } catch (err) {
+      if (rt) await rt.close();
+      else await db.close();
+      throw err;
+    }
+  }
+
+  async #startService(manifest: ServiceManifest): Promise<void> {
+    await this.db.migrate(manifest.id, manifest.migrations);
+    const log = this.log.child({ service: manifest.id });
+    const ctx: ServiceContext = {
+      id: manifest.id,
+      db: this.db,
+      kysely: this.db.kysely,
+      clock: this.clock,
+      identity: this.identity,
+      jobs: this.jobs,
+      outbox: this.outbox,
+      vault: this.vault,
+      log,
+      dataDir: this.options.dataDir,
+      settings: this.options.settings?.[manifest.id] ?? {},
+      baseUrl: '',
+      devMode: true,
+    };
+    for (const [kind, handler] of Object.entries(manifest.jobs ?? {})) this.jobs.register(manifest.id, kind, handler, ctx);
+    const app = createListener({
+      name: manifest.id,
+      log,
+      bodyLimit: manifest.listener?.bodyLimit,
+      serverFactory: manifest.listener?.serverFactory,
+      https: manifest.listener?.https,
+    });
+    await manifest.register(app, ctx);
+    await manifest.start?.(ctx);
+    let url = '';
+    if (this.options.listen !== false) {
+      url = await listen(app, this.options.host, this.options.ports(manifest.id), Boolean(manifest.listener?.https));
+      ctx.baseUrl = url;
+    }
+    this.services.set(manifest.id, { manifest, ctx, app, url });
+  }
+
+  async #seedPrincipals(): Promise<void> {
+    await this.identity.upsertPrincipal({ id: DEV_PRINCIPAL_ID, kind: 'user', name: 'Development user', attrs: { email: 'developer@twinstack.local' } });
+    await this.identity.ensureCredential({ principalId: DEV_PRINCIPAL_ID, type: 'api_key', value: this.options.devApiKey, label: 'development API key' });
+    await this.identity.ensureCredential({ principalId: DEV_PRINCIPAL_ID, type: 'bearer', value: this.options.devToken, scopes: DEV_SCOPES, label: 'development bearer token' });
+    for (const p of this.options.principals ?? []) {
+      await this.identity.upsertPrincipal(p);
+      for (const c of p.credentials ?? []) {
+        await this.identity.ensureCredential({ principalId: p.id, type: c.type, value: c.value, scopes: c.scopes, label: c.label, keepSecret: c.type === 'licence_key' });
+      }
+    }
+  }
+
+  #startScheduler(): void {
+    const tickMs = this.options.tickMs ?? 500;
+    this.#timer = setInterval(() => void this.tick(), tickMs);
+    this.#timer.unref();
+    this.#unsubscribeClock = this.clock.onChange(() => void this.tick());
+  }
+
+  /** Runs due jobs and delivers due outbox messages now. */
+  async tick(): Promise<void> {
+    if (this.#closing) return;
+    try {
+      await this.jobs.runDue();
+      await this.outbox.deliverDue();
+    } catch (err) {
+      this.log.error({ err }, 'scheduler pass failed');
+    }
+  }
+
+  /** Writes manual time to the database now (it is also written on every change, in the background). */
+  async persistClock(): Promise<void> {
+    if (this.clock.mode === 'manual') await saveClock(this.db, this.clock.now(), this.options.clockStart);
+  }
+
+  /** Empties one service's data (or everything) and lets the service seed its defaults again. */
+  async reset(id?: ServiceId): Promise<ServiceId[]> {
+    const targets = id ? [this.services.get(id)!] : [...this.services.values()];
+    for (const s of targets) {
+      await this.db.clear(s.manifest.tables);
+      await this.db.kysely.deleteFrom('core_jobs').where('service', '=', s.manifest.id).execute();
+      await this.db.kysely.deleteFrom('core_outbox').where('service', '=', s.manifest.id).execute();
+    }
+    if (!id) {
+      await this.db.clear(CORE_TABLES.filter((t) => t !== 'core_settings'));
+      this.identity.invalidate();
+      await this.#seedPrincipals();
+    }
+    for (const s of targets) await s.manifest.start?.(s.ctx);
+    return targets.map((s) => s.manifest.id);
+  }
+
+  /** Stops accepting, lets in-flight requests finish, stops services, closes the database. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      if (this.#timer) clearInterval(this.#timer);
+      this.#unsubscribeClock?.();
+      const apps = [...this.services.values()].map((s) => s.app);
+      if (this.admin) apps.push(this.admin.app);
+      await Promise.allSettled(apps.map((a) => a.close()));
+      await this.jobs.runDue().catch(() => 0); // wait for a pass already under way
+      for (const s of this.services.values()) await s.manifest.stop?.(s.ctx).catch((err) => this.log.error({ err }, 'stop failed'));
+      await this.db.close();
+    })();
+    return this.#closing;
+  }
+}
+
+async function listen(app: FastifyInstance, host: string, port: number, tls = false): Promise<string> {
+  await app.listen({ host, port });
+  const address = app.server.address();
+  const actual = typeof address === 'object' && address ? address.port : port;
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return `${tls ? 'https' : 'http'}://${shownHost}:${actual}`;
+}
+
+/** The master key encrypts what services keep at rest. Generated once per data directory unless configured. */
+function masterKey(options: RuntimeOptions): Buffer {
+  if (options.masterKey) return Buffer.from(options.masterKey, 'hex');
+  const path = resolve(options.dataDir, 'master.key');
+  if (existsSync(path)) {
+    const key = Buffer.from(readFileSync(path, 'utf8').trim(), 'hex');
+    if (key.length !== 32) throw new Error(`${path} does not hold a 64-hex-character key`);
+    return key;
+  }
+  const key = randomBytes(32);
+  writeFileSync(path, key.toString('hex') + '\n', { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return key;
+}
+
+/** Manual time is kept in the database so that a restart resumes where the user left it. */
+async function restoreClock(db: Database, options: RuntimeOptions): Promise<Clock> {
+  if (options.clock === 'system') return new SystemClock();
+  // A configured start applies once: when it differs from the one recorded, it wins; otherwise the saved time resumes.
+  const row = await db.kysely.selectFrom('core_settings').select('value').where('key', '=', 'clock').executeTakeFirst();
+  const saved = row ? (JSON.parse(row.value) as { now: number; start?: number }) : undefined;
+  const configured = options.clockStart;
+  const start = saved && (configured === undefined || configured === saved.start) ? saved.now : (configured ?? Date.now());
+  const clock = new ManualClock(start);
+  const save = (now: number) => saveClock(db, now, configured);
+  await save(start);
+  clock.onChange((now) => void save(now).catch(() => undefined));
+  return clock;
+}
+
+async function saveClock(db: Database, now: number, start?: number): Promise<void> {
+  const value = JSON.stringify({ now, start });
+  await db.kysely
+    .insertInto('core_settings')
+    .values({ key: 'clock', value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
+}

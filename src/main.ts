@@ -1,0 +1,49 @@
+// Builds the runtime from a validated config: which services, which ports, which database.
+import { buildAdmin } from './admin/index.ts';
+import { databaseUrl, portOf, type Config } from './config.ts';
+import { Runtime } from './core/runtime.ts';
+import type { ServiceId } from './core/service.ts';
+import { SERVICES } from './services/index.ts';
+
+export function selectedServices(config: Config) {
+  return config.only.length ? SERVICES.filter((s) => config.only.includes(s.id)) : SERVICES;
+}
+
+export async function startFromConfig(config: Config, options: { listen?: boolean } = {}): Promise<Runtime> {
+  return Runtime.start(
+    {
+      dataDir: config.dataDir,
+      databaseUrl: databaseUrl(config),
+      sqliteSynchronous: config.sqliteSynchronous,
+      host: config.host,
+      ports: (id: ServiceId | 'admin') => portOf(config, id),
+      clock: config.clock,
+      clockStart: config.clockStart ? Date.parse(config.clockStart) : undefined,
+      logLevel: config.logLevel,
+      masterKey: config.masterKey,
+      devApiKey: config.devApiKey,
+      devToken: config.devToken,
+      principals: config.principals,
+      settings: config.services,
+      listen: options.listen,
+    },
+    selectedServices(config),
+    buildAdmin,
+  );
+}
+
+/** The table printed at start: each service, where it listens, and what a caller needs. */
+export async function startTable(rt: Runtime): Promise<string> {
+  const rows: string[][] = [['service', 'url', 'credentials']];
+  if (rt.admin) rows.push(['admin', rt.admin.url, 'none (loopback control plane)']);
+  for (const [id, s] of rt.services) {
+    const hints = (await s.manifest.credentials?.(s.ctx)) ?? [];
+    const text = hints.length ? hints.map((h) => `${h.label}: ${h.value}`) : ['-'];
+    rows.push([id, s.url, text[0]]);
+    for (const more of text.slice(1)) rows.push(['', '', more]);
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
+  return [line(rows[0]), rule, ...rows.slice(1).map(line)].join('\n');
+}
