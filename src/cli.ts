@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { SERVICE_IDS } from './core/service.ts';
 import { startFromConfig, startTable } from './main.ts';
+import { SERVICES } from './services/index.ts';
 
 const program = new Command('twinstack')
   .description('Local, durable twins of nine HTTP APIs with real behaviour.')
@@ -94,6 +95,17 @@ dataOptions(program.command('reset').description('delete the data of every selec
     await rt.close();
   }
 });
+
+// Service data commands: `twinstack <service> <command>`, on the configured database, without listeners.
+for (const manifest of SERVICES) {
+  if (!manifest.commands) continue;
+  const group = dataOptions(program.command(manifest.id).description(`${manifest.title}: data commands`));
+  manifest.commands(group, async () => {
+    const config = configFrom({ ...group.opts(), only: manifest.id });
+    const rt = await startFromConfig(config, { listen: false });
+    return { ctx: rt.services.get(manifest.id)!.ctx, close: () => rt.close() };
+  });
+}
 
 program.parseAsync(process.argv).catch((err) => {
   if (err instanceof ConfigError) console.error(`twinstack: ${err.message}`);

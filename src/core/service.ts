@@ -1,4 +1,5 @@
 // The contract between the runtime and a service. Core never imports a service; services import this.
+import type { Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely, Migration } from 'kysely';
 import type { Logger } from 'pino';
@@ -92,6 +93,11 @@ export interface ServiceManifest {
   health?(ctx: ServiceContext): Promise<Record<string, unknown>>;
   /** Admin routes mounted under `/services/<id>/` on the admin listener (data loading, settings). */
   admin?(app: FastifyInstance, ctx: ServiceContext): Promise<void>;
+  /**
+   * Adds subcommands under `twinstack <id>` (for example `twinstack bidding load`). `open` gives the service's
+   * context on the configured database without starting listeners; call `close` when done.
+   */
+  commands?(group: Command, open: () => Promise<{ ctx: ServiceContext; close(): Promise<void> }>): void;
   /** Called on shutdown after the listener closed. */
   stop?(ctx: ServiceContext): Promise<void>;
 }

@@ -1,18 +1,16 @@
 // The registry of services. Order is the order of the start table.
 import type { ServiceId, ServiceManifest } from '../core/service.ts';
-import { placeholderService } from './placeholder.ts';
+import { manifest as books } from './books/index.ts';
+import { manifest as bidding } from './bidding/index.ts';
+import { manifest as calendar } from './calendar/index.ts';
+import { manifest as catalog } from './catalog/index.ts';
+import { manifest as entities } from './entities/index.ts';
+import { manifest as errorreporting } from './errorreporting/index.ts';
+import { manifest as files } from './files/index.ts';
+import { manifest as payments } from './payments/index.ts';
+import { manifest as secrets } from './secrets/index.ts';
 
-export const SERVICES: ServiceManifest[] = [
-  placeholderService('secrets', 'secrets store'),
-  placeholderService('bidding', 'bidding troubleshooting'),
-  placeholderService('entities', 'entity search'),
-  placeholderService('errorreporting', 'error reporting'),
-  placeholderService('payments', 'payment gateway'),
-  placeholderService('catalog', 'merchant catalog'),
-  placeholderService('files', 'file storage'),
-  placeholderService('books', 'book library'),
-  placeholderService('calendar', 'calendar events'),
-];
+export const SERVICES: ServiceManifest[] = [secrets, bidding, entities, errorreporting, payments, catalog, files, books, calendar];
 
 export function manifestOf(id: ServiceId): ServiceManifest {
   const m = SERVICES.find((s) => s.id === id);

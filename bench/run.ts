@@ -1,0 +1,115 @@
+// Load runner: drives each scenario with autocannon on loopback and reports every figure as a ratio to a bare route
+// served by the same process, in the same run. Usage: npm run bench [-- <name-filter>] (BENCH_SECONDS, BENCH_CONNECTIONS).
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pino from 'pino';
+import { buildAdmin } from '../src/admin/index.ts';
+import { createListener } from '../src/core/http/listener.ts';
+import { Runtime } from '../src/core/runtime.ts';
+import type { ServiceId } from '../src/core/service.ts';
+import { manifestOf } from '../src/services/index.ts';
+import type { BenchEnv, BenchRequest, BenchScenario } from './scenario.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const filter = process.argv[2];
+
+interface Figures {
+  name: string;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  ratio?: number;
+  extra?: Record<string, number | string>;
+}
+
+async function loadScenarios(): Promise<BenchScenario[]> {
+  const dir = join(here, 'scenarios');
+  const all: BenchScenario[] = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts')).sort()) {
+    const mod = (await import(join(dir, file))) as { scenarios: BenchScenario[] };
+    all.push(...mod.scenarios);
+  }
+  return filter ? all.filter((s) => s.name.includes(filter)) : all;
+}
+
+async function drive(name: string, origin: string, requests: BenchRequest[], headers: Record<string, string> = {}): Promise<Figures> {
+  const result = await autocannon({
+    url: origin,
+    connections,
+    duration: seconds,
+    headers,
+    requests: requests.map((r) => ({ method: (r.method ?? 'GET') as any, path: r.path, headers: r.headers, body: r.body, setupRequest: r.setupRequest })),
+  });
+  return {
+    name,
+    reqPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+async function main(): Promise<void> {
+  const scenarios = await loadScenarios();
+  const services = [...new Set(scenarios.map((s) => s.service))] as ServiceId[];
+  const dataDir = mkdtempSync(join(tmpdir(), 'twinstack-bench-'));
+  const rt = await Runtime.start(
+    {
+      dataDir,
+      databaseUrl: process.env.BENCH_DATABASE ?? join(dataDir, 'bench.db'),
+      host: '127.0.0.1',
+      ports: () => 0,
+      clock: 'system',
+      logLevel: 'silent',
+      logger: pino({ level: 'silent' }),
+      devApiKey: 'bench-dev-api-key',
+      devToken: 'bench-dev-token',
+    },
+    services.map(manifestOf),
+    buildAdmin,
+  );
+  // The bare route: the same listener factory, no service hooks, no database.
+  const bare = createListener({ name: 'bare', log: rt.log });
+  bare.get('/bare', async () => ({}));
+  await bare.listen({ host: '127.0.0.1', port: 0 });
+  const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`;
+
+  const env: BenchEnv = { rt, url: (id) => rt.services.get(id)!.url, adminUrl: rt.admin!.url };
+  const rows: Figures[] = [];
+  try {
+    console.log(`bench: ${seconds}s per scenario, ${connections} connections, database ${rt.db.dialect}`);
+    const baseline = await drive('bare route', bareUrl, [{ path: '/bare' }]);
+    baseline.ratio = 1;
+    rows.push(baseline);
+    for (const s of scenarios) {
+      const { requests, headers } = await s.setup(env);
+      const figures = await drive(s.name, env.url(s.service), requests, headers);
+      figures.ratio = Math.round((figures.reqPerSec / baseline.reqPerSec) * 1000) / 1000;
+      if (s.extra) figures.extra = await s.extra(env);
+      rows.push(figures);
+    }
+  } finally {
+    await bare.close();
+    await rt.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const table = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'errors', 'non-2xx']];
+  for (const r of rows) table.push([r.name, String(r.reqPerSec), String(r.p50), String(r.p99), r.ratio!.toFixed(3), String(r.errors), String(r.non2xx)]);
+  const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
+  for (const row of table) console.log(row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
+  for (const r of rows) if (r.extra) console.log(`${r.name}: ${Object.entries(r.extra).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  const out = join(here, 'results', 'latest.json');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), seconds, connections, node: process.version, rows }, null, 2) + '\n');
+  console.log(`written: ${out}`);
+}
+
+await main();

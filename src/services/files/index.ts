@@ -1,0 +1,4 @@
+// The file storage is not implemented yet: its listener answers every request with a clear 501.
+import { placeholderService } from '../placeholder.ts';
+
+export const manifest = placeholderService('files', 'file storage');

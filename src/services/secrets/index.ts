@@ -1,0 +1,4 @@
+// The secrets store is not implemented yet: its listener answers every request with a clear 501.
+import { placeholderService } from '../placeholder.ts';
+
+export const manifest = placeholderService('secrets', 'secrets store');
