@@ -3,6 +3,25 @@ import { randomBytes, randomUUID } from 'node:crypto';
 
 export const uuid = (): string => randomUUID();
 
+let lastStamp = 0;
+let sequence = 0;
+
+/**
+ * A random id that sorts in creation order within a process (wall-clock stamp, then a sequence, then randomness):
+ * rows made in the same domain millisecond (a frozen manual clock) still list in the order they were made.
+ */
+export function sortableId(): string {
+  const stamp = performance.timeOrigin + performance.now();
+  const ms = Math.floor(stamp);
+  if (ms > lastStamp) {
+    lastStamp = ms;
+    sequence = 0;
+  } else {
+    sequence++;
+  }
+  return `${lastStamp.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(4, '0')}${randomBytes(8).toString('hex')}`;
+}
+
 /** URL-safe random token with `bytes` of entropy. */
 export const randomToken = (bytes = 24): string => randomBytes(bytes).toString('base64url');
 

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.ts';
-import { uuid } from './ids.ts';
+import { sortableId } from './ids.ts';
 import { nextDailyAt } from './time.ts';
 
 export interface Job {
@@ -28,7 +28,7 @@ export class Jobs {
   readonly #clock: Clock;
   readonly #log: Logger;
   readonly #handlers = new Map<string, { handler: JobHandler; ctx: unknown }>();
-  readonly #worker = `${hostname()}:${process.pid}:${uuid().slice(0, 8)}`;
+  readonly #worker = `${hostname()}:${process.pid}:${sortableId().slice(-8)}`;
   /** Lease times are wall-clock: they measure process liveness, not domain time, which a manual clock may freeze. */
   readonly #wallNow: () => number;
   #running: Promise<number> | null = null;
@@ -49,7 +49,7 @@ export class Jobs {
    * (so a retried request never doubles work).
    */
   async schedule(input: { service: string; kind: string; runAt: number; payload?: unknown; key?: string }): Promise<string> {
-    const id = uuid();
+    const id = sortableId();
     const row = {
       id,
       service: input.service,
@@ -79,7 +79,7 @@ export class Jobs {
     await this.#db
       .insertInto('core_jobs')
       .values({
-        id: uuid(),
+        id: sortableId(),
         service: input.service,
         kind: input.kind,
         job_key: input.key,

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.ts';
-import { uuid } from './ids.ts';
+import { sortableId } from './ids.ts';
 
 export type Channel = 'email' | 'sms' | 'webhook';
 
@@ -53,7 +53,7 @@ export class Outbox {
     correlation?: string;
     deliverAfter?: number;
   }): Promise<string> {
-    const id = uuid();
+    const id = sortableId();
     const now = this.#clock.now();
     await this.#db
       .insertInto('core_outbox')
