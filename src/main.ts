@@ -32,13 +32,23 @@ export async function startFromConfig(config: Config, options: { listen?: boolea
   );
 }
 
+/** Google-style services accept the development user's API key or bearer token unless they say otherwise. */
+function defaultHints(rt: Runtime) {
+  return [
+    { label: 'API key (?key=)', value: rt.options.devApiKey },
+    { label: 'Bearer token', value: rt.options.devToken },
+  ];
+}
+
 /** The table printed at start: each service, where it listens, and what a caller needs. */
 export async function startTable(rt: Runtime): Promise<string> {
   const rows: string[][] = [['service', 'url', 'credentials']];
   if (rt.admin) rows.push(['admin', rt.admin.url, 'none (loopback control plane)']);
   for (const [id, s] of rt.services) {
-    const hints = (await s.manifest.credentials?.(s.ctx)) ?? [];
-    const text = hints.length ? hints.map((h) => `${h.label}: ${h.value}`) : ['-'];
+    const hints = s.manifest.placeholder
+      ? [{ label: 'not implemented yet', value: 'answers 501' }]
+      : ((await s.manifest.credentials?.(s.ctx)) ?? defaultHints(rt));
+    const text = hints.length ? hints.map((h) => (h.value ? `${h.label}: ${h.value}` : h.label)) : ['-'];
     rows.push([id, s.url, text[0]]);
     for (const more of text.slice(1)) rows.push(['', '', more]);
   }

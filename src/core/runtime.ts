@@ -130,6 +130,7 @@ export class Runtime {
       settings: this.options.settings?.[manifest.id] ?? {},
       baseUrl: '',
       devMode: true,
+      dev: { apiKey: this.options.devApiKey, token: this.options.devToken },
     };
     for (const [kind, handler] of Object.entries(manifest.jobs ?? {})) this.jobs.register(manifest.id, kind, handler, ctx);
     const app = createListener({

@@ -57,6 +57,8 @@ export interface ServiceContext {
   baseUrl: string;
   /** True for tests and `start` without a TTY: quieter output. */
   devMode: boolean;
+  /** The development user's credentials (seeded at start; every Google-style scope). */
+  dev: { apiKey: string; token: string };
 }
 
 /** One line of the table printed at start: what a user needs to call the service. */
@@ -68,6 +70,8 @@ export interface CredentialHint {
 export interface ServiceManifest {
   id: ServiceId;
   title: string;
+  /** Set on the listeners of interfaces not implemented yet (they answer 501 to everything). */
+  placeholder?: boolean;
   /** Kysely migrations of the service's own tables, run at start in name order. Table names start with `<id>_`. */
   migrations: Record<string, Migration>;
   /** Tables emptied by `POST /reset` for this service (children before parents). */

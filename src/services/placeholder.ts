@@ -7,6 +7,7 @@ export function placeholderService(id: ServiceId, title: string): ServiceManifes
   return {
     id,
     title: `${title} (not implemented yet)`,
+    placeholder: true,
     migrations: {},
     tables: [],
     async register(app) {
