@@ -74,7 +74,7 @@ async function openPostgres(rawUrl: string): Promise<Database> {
   const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   return wrap(kysely, 'postgres', redact(url) + (schema ? ` (schema ${schema})` : ''), async () => {
     await kysely.destroy();
-  });
+  }, schema ?? undefined);
 }
 
 function redact(url: URL): string {
@@ -83,7 +83,9 @@ function redact(url: URL): string {
   return copy.toString();
 }
 
-function wrap(kysely: Kysely<any>, dialect: DialectName, describe: string, close: () => Promise<void>): Database {
+// `schema` pins the migration bookkeeping tables to the selected PostgreSQL schema: Kysely's existence check looks at
+// every schema, so without it a `<ns>_migrations_lock` in another schema (a parallel test) is taken for ours.
+function wrap(kysely: Kysely<any>, dialect: DialectName, describe: string, close: () => Promise<void>, schema?: string): Database {
   return {
     kysely,
     dialect,
@@ -94,6 +96,7 @@ function wrap(kysely: Kysely<any>, dialect: DialectName, describe: string, close
         provider: { getMigrations: async () => migrations },
         migrationTableName: `${namespace}_migrations`,
         migrationLockTableName: `${namespace}_migrations_lock`,
+        ...(schema ? { migrationTableSchema: schema } : {}),
       });
       const { error } = await migrator.migrateToLatest();
       if (error) throw new Error(`migrations of ${namespace} failed: ${(error as Error).message}`, { cause: error });
