@@ -1,0 +1,185 @@
+// The query parameters of the read methods (groupStats.list, events.list), validated into plain values, and the
+// time arithmetic they need: the period a time range covers and the buckets of `timedCounts`.
+import { invalidArgument, pageSize as readPageSize } from '../../../core/google/index.ts';
+import { parseGoogleDuration, parseRfc3339, instantToMs } from '../../../core/time.ts';
+import { isGroupId } from './fingerprint.ts';
+
+const ENUM_PREFIX = 'type.googleapis.com/google.devtools.clouderrorreporting.v1beta1.';
+
+export const PERIODS: Record<string, number> = {
+  PERIOD_1_HOUR: 3600_000,
+  PERIOD_6_HOURS: 6 * 3600_000,
+  PERIOD_1_DAY: 24 * 3600_000,
+  PERIOD_1_WEEK: 7 * 24 * 3600_000,
+  PERIOD_30_DAYS: 30 * 24 * 3600_000,
+};
+/** Without `timeRange.period` (or with PERIOD_UNSPECIFIED) the whole retention window is searched. */
+export const DEFAULT_PERIOD = 'PERIOD_30_DAYS';
+
+export const ORDERS = ['COUNT_DESC', 'LAST_SEEN_DESC', 'CREATED_DESC', 'AFFECTED_USERS_DESC'] as const;
+export type GroupOrder = (typeof ORDERS)[number];
+export const ALIGNMENTS = ['ALIGNMENT_EQUAL_ROUNDED', 'ALIGNMENT_EQUAL_AT_END'] as const;
+export type Alignment = (typeof ALIGNMENTS)[number];
+
+/** Parameters every Google API accepts on every method. */
+const SYSTEM_PARAMS = new Set([
+  'alt', 'fields', 'key', 'prettyPrint', 'quotaUser', 'access_token', 'oauth_token', '$.xgafv', 'upload_protocol', 'uploadType', 'callback', 'userIp',
+]);
+
+export interface ServiceFilter {
+  service?: string;
+  version?: string;
+  resourceType?: string;
+}
+
+/** The window (beginMs, endMs]: an event exactly at the beginning belongs to the previous window. */
+export interface TimeRange {
+  period: string;
+  beginMs: number;
+  endMs: number;
+}
+
+export interface GroupStatsQuery {
+  groupIds: string[];
+  serviceFilter: ServiceFilter;
+  timeRange: TimeRange;
+  timedCountDurationMs?: number;
+  alignment: Alignment;
+  alignmentTimeMs?: number;
+  order: GroupOrder;
+  pageSize: number;
+  pageToken?: string;
+}
+
+export interface EventsQuery {
+  groupId: string;
+  serviceFilter: ServiceFilter;
+  timeRange: TimeRange;
+  pageSize: number;
+  pageToken?: string;
+}
+
+type Raw = Record<string, unknown>;
+
+const GROUP_STATS_PARAMS = [
+  'groupId', 'serviceFilter.service', 'serviceFilter.version', 'serviceFilter.resourceType', 'timeRange.period', 'timedCountDuration',
+  'alignment', 'alignmentTime', 'order', 'pageSize', 'pageToken',
+];
+const EVENTS_PARAMS = ['groupId', 'serviceFilter.service', 'serviceFilter.version', 'serviceFilter.resourceType', 'timeRange.period', 'pageSize', 'pageToken'];
+
+export function readGroupStatsQuery(raw: Raw, nowMs: number): GroupStatsQuery {
+  rejectUnknown(raw, GROUP_STATS_PARAMS);
+  const groupIds = all(raw.groupId);
+  for (const id of groupIds) if (!isGroupId(id)) throw invalidArgument(`Invalid group id: "${id}".`, 'groupId');
+  const duration = one(raw, 'timedCountDuration');
+  let timedCountDurationMs: number | undefined;
+  if (duration !== undefined) {
+    timedCountDurationMs = parseGoogleDuration(duration);
+    if (!timedCountDurationMs) throw invalidArgument(`Invalid value at 'timed_count_duration' (type.googleapis.com/google.protobuf.Duration), "${duration}"`, 'timedCountDuration');
+  }
+  const alignmentTime = one(raw, 'alignmentTime');
+  let alignmentTimeMs: number | undefined;
+  if (alignmentTime !== undefined) {
+    const instant = parseRfc3339(alignmentTime);
+    if (!instant) throw invalidArgument(`Invalid value at 'alignment_time' (type.googleapis.com/google.protobuf.Timestamp), "${alignmentTime}"`, 'alignmentTime');
+    alignmentTimeMs = instantToMs(instant);
+  }
+  return {
+    groupIds,
+    serviceFilter: readServiceFilter(raw),
+    timeRange: readTimeRange(raw, nowMs),
+    timedCountDurationMs,
+    alignment: readEnum(raw, 'alignment', 'TimedCountAlignment', ALIGNMENTS, 'ALIGNMENT_EQUAL_AT_END', 'ERROR_COUNT_ALIGNMENT_UNSPECIFIED'),
+    alignmentTimeMs,
+    order: readEnum(raw, 'order', 'ErrorGroupOrder', ORDERS, 'COUNT_DESC', 'GROUP_ORDER_UNSPECIFIED'),
+    pageSize: readPageSize(one(raw, 'pageSize'), 20, 1000),
+    pageToken: one(raw, 'pageToken') || undefined,
+  };
+}
+
+export function readEventsQuery(raw: Raw, nowMs: number): EventsQuery {
+  rejectUnknown(raw, EVENTS_PARAMS);
+  const groupId = one(raw, 'groupId');
+  if (!groupId) throw invalidArgument('groupId must be set.', 'groupId', 'required');
+  if (!isGroupId(groupId)) throw invalidArgument(`Invalid group id: "${groupId}".`, 'groupId');
+  return {
+    groupId,
+    serviceFilter: readServiceFilter(raw),
+    timeRange: readTimeRange(raw, nowMs),
+    pageSize: readPageSize(one(raw, 'pageSize'), 20, 1000),
+    pageToken: one(raw, 'pageToken') || undefined,
+  };
+}
+
+function readServiceFilter(raw: Raw): ServiceFilter {
+  const filter: ServiceFilter = {};
+  const service = one(raw, 'serviceFilter.service');
+  const version = one(raw, 'serviceFilter.version');
+  const resourceType = one(raw, 'serviceFilter.resourceType');
+  if (service) filter.service = service;
+  if (version) filter.version = version;
+  if (resourceType) filter.resourceType = resourceType;
+  return filter;
+}
+
+function readTimeRange(raw: Raw, nowMs: number): TimeRange {
+  const period = readEnum(raw, 'timeRange.period', 'QueryTimeRange.Period', Object.keys(PERIODS), DEFAULT_PERIOD, 'PERIOD_UNSPECIFIED');
+  return { period, beginMs: nowMs - PERIODS[period], endMs: nowMs };
+}
+
+function readEnum<T extends string>(raw: Raw, name: string, type: string, values: readonly T[], fallback: T, unspecified: string): T {
+  const value = one(raw, name);
+  if (value === undefined || value === '' || value === unspecified) return fallback;
+  if (!(values as readonly string[]).includes(value)) {
+    throw invalidArgument(`Invalid value at '${protoPath(name)}' (${ENUM_PREFIX}${type}), "${value}"`, name);
+  }
+  return value as T;
+}
+
+function rejectUnknown(raw: Raw, known: string[]): void {
+  for (const key of Object.keys(raw)) {
+    if (!known.includes(key) && !SYSTEM_PARAMS.has(key)) {
+      throw invalidArgument(`Invalid JSON payload received. Unknown name "${key}": Cannot bind query parameter. Field '${key}' could not be found in request message.`, key);
+    }
+  }
+}
+
+const protoPath = (name: string) => name.split('.').map((p) => p.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)).join('.');
+
+/** A single-valued parameter; a repeated one is a 400. */
+function one(raw: Raw, name: string): string | undefined {
+  const value = raw[name];
+  if (Array.isArray(value)) throw invalidArgument(`Parameter ${name} may appear only once.`, name);
+  return typeof value === 'string' ? value : undefined;
+}
+
+const all = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === 'string' && value !== '' ? [value] : []);
+
+export interface Bucket {
+  startMs: number;
+  endMs: number;
+  count: number;
+}
+
+/**
+ * Counts event times into consecutive buckets of `durationMs` within the range. ALIGNMENT_EQUAL_AT_END aligns them on
+ * the end of the range (the first may be shorter); ALIGNMENT_EQUAL_ROUNDED on `alignmentMs` (epoch, i.e. midnight UTC,
+ * by default; the first and last may be shorter). Only buckets with events are returned, oldest first.
+ */
+export function timedCounts(times: number[], range: TimeRange, durationMs: number, alignment: Alignment, alignmentMs = 0): Bucket[] {
+  const buckets = new Map<number, Bucket>();
+  for (const t of times) {
+    if (t <= range.beginMs || t > range.endMs) continue;
+    // At end: bucket k holds the times t with k*D <= end - t < (k+1)*D.
+    const start =
+      alignment === 'ALIGNMENT_EQUAL_AT_END'
+        ? range.endMs - (Math.floor((range.endMs - t) / durationMs) + 1) * durationMs
+        : alignmentMs + Math.floor((t - alignmentMs) / durationMs) * durationMs;
+    const bucket = buckets.get(start) ?? { startMs: start, endMs: start + durationMs, count: 0 };
+    bucket.count++;
+    buckets.set(start, bucket);
+  }
+  return [...buckets.values()]
+    .sort((a, b) => a.startMs - b.startMs)
+    .map((b) => ({ startMs: Math.max(b.startMs, range.beginMs), endMs: Math.min(b.endMs, range.endMs), count: b.count }));
+}

@@ -1,0 +1,99 @@
+// The read side as the real API shapes it: groupStats.list, events.list and ErrorGroup resources.
+import { decodePageToken, encodePageToken } from '../../core/google/index.ts';
+import { formatInstant, instantFromMs } from '../../core/time.ts';
+import { groupName } from './domain/project.ts';
+import { timedCounts, type EventsQuery, type GroupStatsQuery } from './domain/query.ts';
+import type { ErrorStore, GroupAggregate, GroupRow, StoredEvent } from './store.ts';
+
+const wireTime = (ms: number) => formatInstant(instantFromMs(ms));
+
+export function errorGroupJson(g: GroupRow) {
+  const out: Record<string, unknown> = { name: groupName(g.projectId, g.groupId), groupId: g.groupId, resolutionStatus: g.resolutionStatus };
+  if (g.trackingIssues.length) out.trackingIssues = g.trackingIssues;
+  return out;
+}
+
+export function errorEventJson(e: StoredEvent) {
+  const serviceContext: Record<string, string> = { service: e.service };
+  if (e.version) serviceContext.version = e.version;
+  const out: Record<string, unknown> = { eventTime: e.eventTime, serviceContext, message: e.message };
+  if (e.context) out.context = e.context;
+  return out;
+}
+
+type Sorter = (a: GroupAggregate, b: GroupAggregate, groups: Map<string, GroupRow>) => number;
+
+const SORTERS: Record<GroupStatsQuery['order'], Sorter> = {
+  COUNT_DESC: (a, b) => b.count - a.count || b.lastSeen - a.lastSeen,
+  LAST_SEEN_DESC: (a, b) => b.lastSeen - a.lastSeen,
+  CREATED_DESC: (a, b, groups) => groups.get(b.groupId)!.createdAt - groups.get(a.groupId)!.createdAt,
+  AFFECTED_USERS_DESC: (a, b) => b.affectedUsers - a.affectedUsers || b.count - a.count,
+};
+
+export async function listGroupStats(store: ErrorStore, projectId: string, q: GroupStatsQuery) {
+  const { pageToken, pageSize, ...shape } = q;
+  const queryKey = JSON.stringify({ projectId, ...shape, timeRange: shape.timeRange.period });
+  const offset = pageToken ? decodePageToken<number>(pageToken, queryKey) : 0;
+
+  const aggregates = await store.aggregates(projectId, q.serviceFilter, q.timeRange, q.groupIds);
+  const groups = new Map((await store.groups(projectId, aggregates.map((a) => a.groupId))).map((g) => [g.groupId, g]));
+  // Muted groups are left out unless the caller asked for them by id.
+  const visible = aggregates.filter((a) => groups.has(a.groupId) && (groups.get(a.groupId)!.resolutionStatus !== 'MUTED' || q.groupIds.includes(a.groupId)));
+  const sorter = SORTERS[q.order];
+  visible.sort((a, b) => sorter(a, b, groups) || (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0));
+
+  const page = visible.slice(offset, offset + pageSize);
+  const ids = page.map((a) => a.groupId);
+  // First and last seen ignore the time range, as the real API's do.
+  const [bounds, services, representatives, times] = await Promise.all([
+    store.aggregates(projectId, q.serviceFilter, undefined, ids),
+    store.affectedServices(projectId, q.serviceFilter, q.timeRange, ids),
+    store.latestEvents(projectId, q.serviceFilter, q.timeRange, ids),
+    q.timedCountDurationMs ? store.eventTimes(projectId, q.serviceFilter, q.timeRange, ids) : Promise.resolve([]),
+  ]);
+  const boundsOf = new Map(bounds.map((b) => [b.groupId, b]));
+  const representativeOf = new Map(representatives.map((e) => [e.groupId, e]));
+
+  const errorGroupStats = page.map((a) => {
+    const affected = services.filter((s) => s.groupId === a.groupId).map((s) => (s.version ? { service: s.service, version: s.version } : { service: s.service }));
+    const stats: Record<string, unknown> = {
+      group: errorGroupJson(groups.get(a.groupId)!),
+      count: String(a.count),
+      affectedUsersCount: String(a.affectedUsers),
+    };
+    if (q.timedCountDurationMs) {
+      const mine = times.filter((t) => t.groupId === a.groupId).map((t) => t.t);
+      stats.timedCounts = timedCounts(mine, q.timeRange, q.timedCountDurationMs, q.alignment, q.alignmentTimeMs).map((b) => ({
+        count: String(b.count),
+        startTime: wireTime(b.startMs),
+        endTime: wireTime(b.endMs),
+      }));
+    }
+    const bound = boundsOf.get(a.groupId) ?? a;
+    stats.firstSeenTime = wireTime(bound.firstSeen);
+    stats.lastSeenTime = wireTime(bound.lastSeen);
+    if (affected.length) stats.affectedServices = affected;
+    stats.numAffectedServices = affected.length;
+    const representative = representativeOf.get(a.groupId);
+    if (representative) stats.representative = errorEventJson(representative);
+    return stats;
+  });
+
+  // Empty repeated fields are omitted on the wire, as proto3 JSON does.
+  const out: Record<string, unknown> = errorGroupStats.length ? { errorGroupStats } : {};
+  out.timeRangeBegin = wireTime(q.timeRange.beginMs);
+  if (offset + pageSize < visible.length) out.nextPageToken = encodePageToken(offset + pageSize, queryKey);
+  return out;
+}
+
+export async function listEvents(store: ErrorStore, projectId: string, q: EventsQuery) {
+  const { pageToken, pageSize, ...shape } = q;
+  const queryKey = JSON.stringify({ projectId, ...shape, timeRange: shape.timeRange.period });
+  const offset = pageToken ? decodePageToken<number>(pageToken, queryKey) : 0;
+  // One extra row tells whether another page follows.
+  const rows = await store.listEvents(projectId, q.groupId, q.serviceFilter, q.timeRange, offset, pageSize + 1);
+  const out: Record<string, unknown> = rows.length ? { errorEvents: rows.slice(0, pageSize).map(errorEventJson) } : {};
+  out.timeRangeBegin = wireTime(q.timeRange.beginMs);
+  if (rows.length > pageSize) out.nextPageToken = encodePageToken(offset + pageSize, queryKey);
+  return out;
+}

@@ -1,0 +1,31 @@
+// POST /v1beta1/projects/{projectId}/events:report, also reachable with the slash of `{+projectName}` or the colon of
+// `:report` percent-encoded.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { notFound } from '../../../core/google/index.ts';
+import type { ServiceContext } from '../../../core/service.ts';
+import { isAnalysable } from '../domain/log-bucket.ts';
+import { checkProjectId, projectFromName } from '../domain/project.ts';
+import { acceptReport } from '../domain/report.ts';
+import type { ErrorStore } from '../store.ts';
+import { REPORT_RULE, authorise } from './auth.ts';
+
+export function reportRoutes(app: FastifyInstance, ctx: ServiceContext, store: ErrorStore): void {
+  const report = async (req: FastifyRequest, project: () => string) => {
+    await authorise(req, ctx, REPORT_RULE);
+    const projectId = project();
+    const now = ctx.clock.now();
+    const event = acceptReport(req.body, now);
+    const bucket = await store.logBucket(projectId);
+    await store.record(projectId, event, isAnalysable(projectId, bucket), now);
+    return {};
+  };
+  type P = { projectId: string; projectName: string; method: string };
+
+  app.post('/v1beta1/projects/:projectId/events::report', (req) => report(req, () => checkProjectId((req.params as P).projectId)));
+  app.post('/v1beta1/:projectName/events::report', (req) => report(req, () => projectFromName((req.params as P).projectName)));
+  app.post('/v1beta1/projects/:projectId/:method', async (req) => {
+    const { projectId, method } = req.params as P;
+    if (method !== 'events:report') throw notFound(`The requested URL ${req.url.split('?')[0]} was not found on this server.`);
+    return report(req, () => checkProjectId(projectId));
+  });
+}

@@ -1,0 +1,262 @@
+// Queries of the error reporting tables. Routes and the read model call these; no SQL lives anywhere else.
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { defaultLogBucket, type LogBucketSettings } from './domain/log-bucket.ts';
+import type { ServiceFilter, TimeRange } from './domain/query.ts';
+import type { AcceptedEvent, ErrorContext } from './domain/report.ts';
+import type { ResolutionStatus } from './domain/group-update.ts';
+
+export type { ResolutionStatus };
+
+export interface GroupRow {
+  projectId: string;
+  groupId: string;
+  service: string;
+  exceptionType: string;
+  resolutionStatus: ResolutionStatus;
+  trackingIssues: Array<{ url: string }>;
+  createdAt: number;
+}
+
+export interface GroupAggregate {
+  groupId: string;
+  count: number;
+  affectedUsers: number;
+  firstSeen: number;
+  lastSeen: number;
+}
+
+export interface StoredEvent {
+  id: number;
+  groupId: string;
+  eventTimeMs: number;
+  eventTime: string;
+  service: string;
+  version: string;
+  message: string;
+  context?: ErrorContext;
+}
+
+export interface LogEntry {
+  id: number;
+  receivedAt: number;
+  eventTime: string;
+  service: string;
+  version: string | null;
+  message: string;
+  analysed: boolean;
+  groupId: string | null;
+}
+
+export class ErrorStore {
+  readonly #db: Kysely<any>;
+
+  constructor(db: Kysely<any>) {
+    this.#db = db;
+  }
+
+  async logBucket(projectId: string): Promise<LogBucketSettings> {
+    const row = await this.#db.selectFrom('errorreporting_log_buckets').selectAll().where('project_id', '=', projectId).executeTakeFirst();
+    if (!row) return defaultLogBucket(projectId);
+    return { cmekEnabled: Number(row.cmek_enabled) === 1, bucketProject: row.bucket_project, routed: Number(row.routed) === 1 };
+  }
+
+  async putLogBucket(projectId: string, s: LogBucketSettings, now: number): Promise<void> {
+    const values = { cmek_enabled: s.cmekEnabled ? 1 : 0, bucket_project: s.bucketProject, routed: s.routed ? 1 : 0, updated_at: now };
+    await this.#db
+      .insertInto('errorreporting_log_buckets')
+      .values({ project_id: projectId, ...values })
+      .onConflict((oc) => oc.column('project_id').doUpdateSet(values))
+      .execute();
+  }
+
+  /** Writes the event to the log and, when analysed, to its group; one transaction. */
+  async record(projectId: string, event: AcceptedEvent, analysed: boolean, now: number): Promise<void> {
+    const context = event.context ? JSON.stringify(event.context) : null;
+    await this.#db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('errorreporting_log')
+        .values({
+          project_id: projectId,
+          received_at: now,
+          event_time: event.eventTime,
+          service: event.service,
+          version: event.version ?? null,
+          message: event.message,
+          context,
+          analysed: analysed ? 1 : 0,
+          group_id: analysed ? event.groupId : null,
+        })
+        .execute();
+      if (!analysed) return;
+      await tx
+        .insertInto('errorreporting_groups')
+        .values({
+          project_id: projectId,
+          group_id: event.groupId,
+          service: event.service,
+          exception_type: event.exceptionType,
+          resolution_status: 'OPEN',
+          tracking_issues: '[]',
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((oc) => oc.columns(['project_id', 'group_id']).doNothing())
+        .execute();
+      await tx
+        .insertInto('errorreporting_events')
+        .values({
+          project_id: projectId,
+          group_id: event.groupId,
+          event_time: event.eventTimeMs,
+          event_time_text: event.eventTime,
+          received_at: now,
+          service: event.service,
+          version: event.version ?? '',
+          user_name: event.context?.user ?? null,
+          message: event.message,
+          context,
+        })
+        .execute();
+    });
+  }
+
+  async log(projectId: string, limit: number): Promise<LogEntry[]> {
+    const rows = await this.#db.selectFrom('errorreporting_log').selectAll().where('project_id', '=', projectId).orderBy('id', 'desc').limit(limit).execute();
+    return rows.map((r) => ({
+      id: Number(r.id),
+      receivedAt: Number(r.received_at),
+      eventTime: r.event_time,
+      service: r.service,
+      version: r.version ?? null,
+      message: r.message,
+      analysed: Number(r.analysed) === 1,
+      groupId: r.group_id ?? null,
+    }));
+  }
+
+  async logCount(projectId: string): Promise<number> {
+    const row = await this.#db.selectFrom('errorreporting_log').select((eb) => eb.fn.countAll().as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Per group: events, distinct users, first and last event time, within the range and filter. */
+  async aggregates(projectId: string, filter: ServiceFilter, range: TimeRange | undefined, groupIds: string[]): Promise<GroupAggregate[]> {
+    const rows = await this.#events(projectId, filter, range, groupIds)
+      .select((eb) => [
+        'group_id',
+        eb.fn.countAll().as('n'),
+        eb.fn.count('user_name').distinct().as('users'),
+        eb.fn.min('event_time').as('first_seen'),
+        eb.fn.max('event_time').as('last_seen'),
+      ])
+      .groupBy('group_id')
+      .execute();
+    return rows.map((r) => ({
+      groupId: r.group_id,
+      count: Number(r.n),
+      affectedUsers: Number(r.users),
+      firstSeen: Number(r.first_seen),
+      lastSeen: Number(r.last_seen),
+    }));
+  }
+
+  async eventTimes(projectId: string, filter: ServiceFilter, range: TimeRange, groupIds: string[]): Promise<Array<{ groupId: string; t: number }>> {
+    const rows = await this.#events(projectId, filter, range, groupIds).select(['group_id', 'event_time']).execute();
+    return rows.map((r) => ({ groupId: r.group_id, t: Number(r.event_time) }));
+  }
+
+  async affectedServices(projectId: string, filter: ServiceFilter, range: TimeRange, groupIds: string[]) {
+    const rows = await this.#events(projectId, filter, range, groupIds)
+      .select(['group_id', 'service', 'version'])
+      .distinct()
+      .orderBy('group_id')
+      .orderBy('service')
+      .orderBy('version')
+      .execute();
+    return rows.map((r) => ({ groupId: r.group_id as string, service: r.service as string, version: r.version as string }));
+  }
+
+  /** The most recently received event of each group, within the range and filter. */
+  async latestEvents(projectId: string, filter: ServiceFilter, range: TimeRange, groupIds: string[]): Promise<StoredEvent[]> {
+    if (groupIds.length === 0) return [];
+    const latest = this.#events(projectId, filter, range, groupIds).select((eb) => eb.fn.max('id').as('id')).groupBy('group_id');
+    const rows = await this.#db.selectFrom('errorreporting_events').selectAll().where('id', 'in', latest).execute();
+    return rows.map(toEvent);
+  }
+
+  async listEvents(projectId: string, groupId: string, filter: ServiceFilter, range: TimeRange, offset: number, limit: number): Promise<StoredEvent[]> {
+    const rows = await this.#events(projectId, filter, range, [groupId])
+      .selectAll()
+      .orderBy('event_time', 'desc')
+      .orderBy('id', 'desc')
+      .offset(offset)
+      .limit(limit)
+      .execute();
+    return rows.map(toEvent);
+  }
+
+  async deleteEvents(projectId: string): Promise<void> {
+    await this.#db.deleteFrom('errorreporting_events').where('project_id', '=', projectId).execute();
+  }
+
+  async groups(projectId: string, groupIds?: string[]): Promise<GroupRow[]> {
+    let q = this.#db.selectFrom('errorreporting_groups').selectAll().where('project_id', '=', projectId);
+    if (groupIds) {
+      if (groupIds.length === 0) return [];
+      q = q.where('group_id', 'in', groupIds);
+    }
+    return (await q.execute()).map(toGroup);
+  }
+
+  async group(projectId: string, groupId: string): Promise<GroupRow | undefined> {
+    const row = await this.#db.selectFrom('errorreporting_groups').selectAll().where('project_id', '=', projectId).where('group_id', '=', groupId).executeTakeFirst();
+    return row ? toGroup(row) : undefined;
+  }
+
+  /** Replaces the mutable fields of an existing group; false when there is no such group. */
+  async updateGroup(projectId: string, groupId: string, status: ResolutionStatus, trackingIssues: Array<{ url: string }>, now: number): Promise<boolean> {
+    const res = await this.#db
+      .updateTable('errorreporting_groups')
+      .set({ resolution_status: status, tracking_issues: JSON.stringify(trackingIssues), updated_at: now })
+      .where('project_id', '=', projectId)
+      .where('group_id', '=', groupId)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
+  #events(projectId: string, filter: ServiceFilter, range: TimeRange | undefined, groupIds: string[]): SelectQueryBuilder<any, 'errorreporting_events', object> {
+    let q = this.#db.selectFrom('errorreporting_events').where('project_id', '=', projectId);
+    if (range) q = q.where('event_time', '>', range.beginMs).where('event_time', '<=', range.endMs);
+    if (groupIds.length) q = q.where('group_id', 'in', groupIds);
+    if (filter.service !== undefined) q = q.where('service', '=', filter.service);
+    if (filter.version !== undefined) q = q.where('version', '=', filter.version);
+    // Reports carry no monitored resource here, so a resource type filter matches nothing.
+    if (filter.resourceType !== undefined) q = q.where('id', '<', 0);
+    return q;
+  }
+}
+
+function toGroup(r: any): GroupRow {
+  return {
+    projectId: r.project_id,
+    groupId: r.group_id,
+    service: r.service,
+    exceptionType: r.exception_type,
+    resolutionStatus: r.resolution_status,
+    trackingIssues: JSON.parse(r.tracking_issues),
+    createdAt: Number(r.created_at),
+  };
+}
+
+function toEvent(r: any): StoredEvent {
+  return {
+    id: Number(r.id),
+    groupId: r.group_id,
+    eventTimeMs: Number(r.event_time),
+    eventTime: r.event_time_text,
+    service: r.service,
+    version: r.version,
+    message: r.message,
+    context: r.context ? JSON.parse(r.context) : undefined,
+  };
+}
