@@ -2,8 +2,8 @@
 //   - the core (http stage, router, envelope, seal/barrier, storage, mounts, sys, kv, namespaces), and
 //   - the access half (tokens, policies, auth methods, audit, and the sys routes sys/auth*, sys/policy*,
 //     sys/policies/*, sys/capabilities*, sys/audit*).
-// The access half plugs in through one `SecretsPlugin` exported from src/services/secrets/auth/plugin.ts as
-// `accessPlugin`; the core wires it in index.ts. Until it exists the core uses a root-token-only authoriser.
+// The access half plugs in through src/services/secrets/auth/plugin.ts exporting `createAccessPlugin(): SecretsPlugin`
+// (called once per running service, so runtimes in one process do not share state); the core wires it in index.ts. Until it exists the core uses a root-token-only authoriser.
 // docs/secrets.md: the core half writes the file; the access half appends its own section ("## Tokens, policies,
 // auth methods and audit") at the end.
 import { ApiError } from '../../core/errors.ts';
@@ -252,6 +252,12 @@ export interface Authorizer {
   createRootToken(ns: Namespace, id?: string): Promise<string>;
   /** Looks a token up without counting a use (namespace deletion, help). Undefined when unknown or expired. */
   lookup(token: string): Promise<TokenSummary | undefined>;
+  /**
+   * Optional: true when the token has any capability other than deny on some path under `prefix` (relative to `ns`),
+   * the rule sys/internal/ui/mounts/:path uses ("any capability on the mount"). Without it, capabilities() on the
+   * asked path and the mount path decide.
+   */
+  hasAccessUnder?(token: string, ns: Namespace, prefix: string): Promise<boolean>;
 }
 
 /** Audit hook. A throw from either call fails the request with 500 (requests never go unaudited). */

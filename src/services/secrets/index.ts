@@ -1,4 +1,101 @@
-// The secrets store is not implemented yet: its listener answers every request with a clear 501.
-import { placeholderService } from '../placeholder.ts';
+// The secrets store (A1): a sealed, encrypted key/value store that speaks the Vault HTTP API.
+import type { ServiceContext, ServiceManifest } from '../../core/service.ts';
+import { dialectOf } from '../../core/db/dialect.ts';
+import type { SecretsPlugin } from './contract.ts';
+import { CorsSettings } from './http/cors.ts';
+import { installSecretsHttp } from './http/handler.ts';
+import { Router } from './http/router.ts';
+import { createStagedServer, serverSettingsOf } from './http/server.ts';
+import { DEFAULT_MAX_REQUEST_SIZE, parseSettings } from './http/settings.ts';
+import { namespaceRoutes } from './namespaces/routes.ts';
+import { ROOT_NAMESPACE } from './namespaces/registry.ts';
+import { bootstrapDev, type DevState } from './seal/dev.ts';
+import { ENTRIES_TABLE, storageMigrations } from './storage/physical.ts';
+import { StoreCore } from './sys/core.ts';
+import { corsRoutes } from './sys/cors-routes.ts';
+import { mountRoutes } from './sys/mount-routes.ts';
+import type { SysDeps } from './sys/route.ts';
+import { sealRoutes } from './sys/seal-routes.ts';
 
-export const manifest = placeholderService('secrets', 'secrets store');
+export const SECRETS_VERSION = '1.17.0';
+
+interface Running {
+  core: StoreCore;
+  cors: CorsSettings;
+  dev: DevState | null;
+}
+
+const running = new WeakMap<ServiceContext, Running>();
+
+/**
+ * The access half (tokens, policies, auth methods, audit), when present in this checkout: a fresh plugin per
+ * running service, so that several runtimes in one process (tests, restarts) keep separate state.
+ */
+async function loadAccessPlugin(): Promise<SecretsPlugin | undefined> {
+  const spec = './auth/plugin.ts';
+  let mod: { createAccessPlugin?: () => SecretsPlugin; accessPlugin?: SecretsPlugin };
+  try {
+    mod = await import(spec);
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') return undefined;
+    throw err;
+  }
+  return mod.createAccessPlugin?.() ?? mod.accessPlugin;
+}
+
+export const manifest: ServiceManifest = {
+  id: 'secrets',
+  title: 'secrets store (Vault HTTP API)',
+  migrations: storageMigrations,
+  tables: [ENTRIES_TABLE],
+  listener: {
+    bodyLimit: DEFAULT_MAX_REQUEST_SIZE,
+    serverFactory: (handler) => createStagedServer(handler, { tls: null }),
+  },
+
+  async register(app, ctx) {
+    const settings = parseSettings(ctx.settings);
+    serverSettingsOf(app.server).tls = settings.tls;
+    const plugin = await loadAccessPlugin();
+    const core = new StoreCore({ db: ctx.kysely, clock: ctx.clock, log: ctx.log, plugin });
+    const cors = new CorsSettings(() => core.systemStorage(ROOT_NAMESPACE));
+    const deps: SysDeps = {
+      core,
+      cors,
+      storageType: dialectOf(ctx.kysely) === 'postgres' ? 'postgresql' : 'sqlite',
+      version: SECRETS_VERSION,
+    };
+    const routes = [...sealRoutes(deps), ...mountRoutes(deps), ...corsRoutes(deps), ...namespaceRoutes(deps), ...core.pluginRoutes];
+    installSecretsHttp(app, {
+      router: new Router(core, routes),
+      cors,
+      bodyLimit: settings.maxRequestSize,
+      requireRequestHeader: settings.requireRequestHeader,
+    });
+    running.set(ctx, { core, cors, dev: null });
+  },
+
+  async start(ctx) {
+    const r = running.get(ctx);
+    if (!r) return;
+    const settings = parseSettings(ctx.settings);
+    r.core.seal.forget();
+    r.core.mounts.invalidate();
+    r.core.namespaces.invalidate();
+    r.cors.invalidate();
+    r.dev = settings.dev ? await bootstrapDev(r.core, ctx.dataDir, settings.devRootToken) : null;
+  },
+
+  async credentials(ctx) {
+    const r = running.get(ctx);
+    if (!r?.dev) return [{ label: 'secrets', value: 'production mode: initialise with PUT /v1/sys/init, then unseal' }];
+    return [{ label: 'secrets root token (X-Secrets-Token / VAULT_TOKEN)', value: r.dev.rootToken }];
+  },
+
+  async health(ctx) {
+    const r = running.get(ctx);
+    if (!r) return {};
+    const s = await r.core.seal.status();
+    return { initialized: s.initialized, sealed: s.sealed };
+  },
+};

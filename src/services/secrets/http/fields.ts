@@ -1,0 +1,77 @@
+// Lenient field decoding as Vault clients rely on it: durations as seconds or Go duration strings, booleans and
+// integers as strings, lists as arrays or comma-separated strings. Each decoder throws a 400 naming the field.
+import { badRequest } from '../contract.ts';
+
+const UNIT_SECONDS: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600, d: 86400 };
+
+/** Seconds from `30`, `"30"`, `"1h30m"`, `"1.5h"`, `"500ms"` (rounded down to whole seconds). */
+export function parseDurationSeconds(value: unknown, field: string): number {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value) || value < 0) throw badRequest(`invalid duration for ${field}`);
+    return Math.floor(value);
+  }
+  if (typeof value !== 'string') throw badRequest(`invalid duration for ${field}`);
+  const text = value.trim();
+  if (text === '') return 0;
+  if (/^\d+$/.test(text)) return Number(text);
+  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d)/gy;
+  let total = 0;
+  let consumed = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    total += Number(m[1]) * UNIT_SECONDS[m[2]!]!;
+    consumed = re.lastIndex;
+  }
+  if (consumed !== text.length) throw badRequest(`invalid duration for ${field}: ${JSON.stringify(value)}`);
+  return Math.floor(total + 1e-9);
+}
+
+/** Go's ParseBool plus JSON booleans. */
+export function parseBool(value: unknown, field: string): boolean {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number' && (value === 0 || value === 1)) return value === 1;
+  if (typeof value === 'string') {
+    if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(value)) return true;
+    if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(value)) return false;
+  }
+  throw badRequest(`invalid boolean for ${field}: ${JSON.stringify(value)}`);
+}
+
+/** Integers as numbers or decimal strings. */
+export function parseInteger(value: unknown, field: string): number {
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim())) return Number(value.trim());
+  throw badRequest(`invalid integer for ${field}: ${JSON.stringify(value)}`);
+}
+
+/** Arrays of strings or comma-separated strings (spaces trimmed, empties dropped). */
+export function parseStringList(value: unknown, field: string): string[] {
+  if (Array.isArray(value)) {
+    if (!value.every((v) => typeof v === 'string')) throw badRequest(`invalid list for ${field}`);
+    return value.map((v) => v.trim()).filter(Boolean);
+  }
+  if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter(Boolean);
+  throw badRequest(`invalid list for ${field}`);
+}
+
+/** A map of string to string (custom_metadata). */
+export function parseStringMap(value: unknown, field: string): Record<string, string> {
+  if (value === null || value === undefined) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw badRequest(`invalid map for ${field}`);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v !== 'string') throw badRequest(`${field} values must be strings; ${JSON.stringify(k)} is not`);
+    out[k] = v;
+  }
+  return out;
+}
+
+/** Formats seconds as a Go duration string (`0s`, `1h0m0s`, `90s` → `1m30s`). */
+export function formatDuration(seconds: number): string {
+  if (seconds === 0) return '0s';
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  if (h) return `${h}h${m}m${s}s`;
+  if (m) return `${m}m${s}s`;
+  return `${s}s`;
+}

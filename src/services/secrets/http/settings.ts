@@ -1,0 +1,45 @@
+// The service settings (`services.secrets` in the config file), validated once at register time.
+import { readFileSync } from 'node:fs';
+
+export const DEFAULT_MAX_REQUEST_SIZE = 32 * 1024 * 1024;
+
+export interface SecretsSettings {
+  /** Dev mode (default): auto-initialise and unseal, kv v2 at secret/. false = production: init and unseal by API. */
+  dev: boolean;
+  devRootToken?: string;
+  /** Bytes; 0 = default (32 MiB); negative = no limit. */
+  maxRequestSize: number;
+  requireRequestHeader: boolean;
+  tls: { cert: string; key: string } | null;
+}
+
+export function parseSettings(raw: Record<string, unknown>): SecretsSettings {
+  const bool = (name: string, fallback: boolean): boolean => {
+    const v = raw[name];
+    if (v === undefined) return fallback;
+    if (typeof v === 'boolean') return v;
+    if (v === 'true' || v === 'false') return v === 'true';
+    throw new Error(`services.secrets.${name} must be a boolean`);
+  };
+  const size = raw.maxRequestSize ?? 0;
+  if (typeof size !== 'number' || !Number.isInteger(size)) throw new Error('services.secrets.maxRequestSize must be an integer');
+  const token = raw.devRootToken;
+  if (token !== undefined && (typeof token !== 'string' || token.length < 1 || token.includes('.'))) {
+    throw new Error('services.secrets.devRootToken must be a non-empty string without "."');
+  }
+  let tls: SecretsSettings['tls'] = null;
+  const t = raw.tls as Record<string, unknown> | undefined;
+  if (t) {
+    const cert = typeof t.cert === 'string' ? t.cert : typeof t.certFile === 'string' ? readFileSync(t.certFile, 'utf8') : undefined;
+    const key = typeof t.key === 'string' ? t.key : typeof t.keyFile === 'string' ? readFileSync(t.keyFile, 'utf8') : undefined;
+    if (!cert || !key) throw new Error('services.secrets.tls needs cert and key (PEM text) or certFile and keyFile');
+    tls = { cert, key };
+  }
+  return {
+    dev: bool('dev', true),
+    devRootToken: token as string | undefined,
+    maxRequestSize: size === 0 ? DEFAULT_MAX_REQUEST_SIZE : size < 0 ? Number.MAX_SAFE_INTEGER : size,
+    requireRequestHeader: bool('requireRequestHeader', false),
+    tls,
+  };
+}

@@ -1,0 +1,265 @@
+// KV version 2: versioned secrets under data/, metadata/, delete/, undelete/, destroy/, subkeys/ and config.
+import {
+  SecretsError,
+  badRequest,
+  notFound,
+  unsupportedOperation,
+  type Backend,
+  type BackendContext,
+  type BarrierStorage,
+  type LogicalRequest,
+  type LogicalResponse,
+} from '../contract.ts';
+import { formatDuration, parseBool, parseDurationSeconds, parseInteger, parseStringMap } from '../http/fields.ts';
+import { kvHelp } from './help.ts';
+import {
+  DEFAULT_CONFIG,
+  addVersion,
+  checkCas,
+  effectiveMaxVersions,
+  isDeleted,
+  mergePatch,
+  newMetadata,
+  parseVersions,
+  subkeys,
+  trim,
+  validateCustomMetadata,
+  type EngineConfig,
+  type KeyMetadata,
+  type VersionMeta,
+} from './v2-rules.ts';
+
+export const V2_BARE_PATH_WARNING =
+  "Invalid path for a versioned K/V secrets engine. See the API docs for the appropriate API endpoints to use. If using the Vault CLI, use 'vault kv get' for this operation.";
+
+const PREFIXES = ['data/', 'metadata/', 'delete/', 'undelete/', 'destroy/', 'subkeys/'] as const;
+
+export function kvV2(ctx: BackendContext): Backend {
+  const root = ctx.storage.view('kv2/');
+  const metaStore = root.view('meta/');
+  const versionStore = root.view('ver/');
+  const now = () => ctx.core.clock.now();
+
+  const config = async (): Promise<EngineConfig> => ({ ...DEFAULT_CONFIG, ...((await root.get<EngineConfig>('config')) ?? {}) });
+  const versionKey = (key: string, n: number) => `${key}/${n}`;
+
+  const split = (path: string): { prefix: (typeof PREFIXES)[number] | 'config' | null; key: string } => {
+    if (path === 'config') return { prefix: 'config', key: '' };
+    for (const p of PREFIXES) if (path.startsWith(p)) return { prefix: p, key: path.slice(p.length) };
+    if (path + '/' === 'metadata/' || path + '/' === 'data/') return { prefix: (path + '/') as 'data/', key: '' };
+    return { prefix: null, key: path };
+  };
+
+  const metadataView = (meta: KeyMetadata, v: VersionMeta | undefined, version: number) => ({
+    created_time: v?.created_time ?? '',
+    custom_metadata: meta.custom_metadata,
+    deletion_time: v?.deletion_time ?? '',
+    destroyed: v?.destroyed ?? false,
+    version,
+  });
+
+  const requireKey = (key: string) => {
+    if (key === '' || key.endsWith('/')) throw badRequest('missing path');
+  };
+
+  async function readData(req: LogicalRequest, key: string): Promise<LogicalResponse> {
+    requireKey(key);
+    const meta = await metaStore.get<KeyMetadata>(key);
+    if (!meta) throw notFound();
+    const wanted = req.data.version === undefined ? 0 : parseInteger(req.data.version, 'version');
+    const version = wanted || meta.current_version;
+    const v = meta.versions[String(version)];
+    if (!v) throw notFound();
+    const metadata = metadataView(meta, v, version);
+    if (v.destroyed || isDeleted(v, now())) {
+      throw new SecretsError(404, [], { data: { data: null, metadata } });
+    }
+    const data = await versionStore.get<Record<string, unknown>>(versionKey(key, version));
+    return { data: { data: data ?? null, metadata } };
+  }
+
+  async function writeData(req: LogicalRequest, key: string, patch: boolean): Promise<LogicalResponse> {
+    requireKey(key);
+    const body = req.data.data;
+    if (body === undefined || body === null) throw badRequest('no data provided');
+    if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('data must be a JSON object');
+    const options = req.data.options;
+    if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) throw badRequest('options must be a map');
+    const cas = (options as Record<string, unknown> | undefined)?.cas;
+    return metaStore.locked(key, async () => {
+      const cfg = await config();
+      const existing = await metaStore.get<KeyMetadata>(key);
+      let data = body as Record<string, unknown>;
+      if (patch) {
+        const current = existing?.versions[String(existing.current_version)];
+        if (!existing || !current || current.destroyed || isDeleted(current, now())) throw notFound();
+        checkCas(existing, { ...cfg, cas_required: false }, cas);
+        const previous = (await versionStore.get<Record<string, unknown>>(versionKey(key, existing.current_version))) ?? {};
+        data = mergePatch(previous, body) as Record<string, unknown>;
+      } else {
+        checkCas(existing, cfg, cas);
+      }
+      const meta = existing ?? newMetadata(now());
+      const { version, trimmed } = addVersion(meta, cfg, now());
+      await versionStore.put(versionKey(key, version), data);
+      await metaStore.put(key, meta);
+      for (const n of trimmed) await versionStore.delete(versionKey(key, n));
+      return { data: metadataView(meta, meta.versions[String(version)], version) };
+    });
+  }
+
+  /** Applies `change` to the listed versions of `key` (soft delete, undelete, destroy). */
+  async function changeVersions(key: string, versions: number[] | 'current', change: (v: VersionMeta, n: number) => Promise<void> | void): Promise<null> {
+    requireKey(key);
+    await metaStore.locked(key, async () => {
+      const meta = await metaStore.get<KeyMetadata>(key);
+      if (!meta) return;
+      const list = versions === 'current' ? [meta.current_version] : versions;
+      for (const n of list) {
+        const v = meta.versions[String(n)];
+        if (v) await change(v, n);
+      }
+      meta.updated_time = new Date(now()).toISOString();
+      await metaStore.put(key, meta);
+    });
+    return null;
+  }
+
+  async function readMetadata(key: string): Promise<LogicalResponse> {
+    const meta = await metaStore.get<KeyMetadata>(key);
+    if (!meta) throw notFound();
+    return {
+      data: {
+        cas_required: meta.cas_required,
+        created_time: meta.created_time,
+        current_version: meta.current_version,
+        custom_metadata: meta.custom_metadata,
+        delete_version_after: formatDuration(meta.delete_version_after),
+        max_versions: meta.max_versions,
+        oldest_version: meta.oldest_version,
+        updated_time: meta.updated_time,
+        versions: meta.versions,
+      },
+    };
+  }
+
+  async function writeMetadata(req: LogicalRequest, key: string, patch: boolean): Promise<null> {
+    requireKey(key);
+    const d = req.data;
+    const maxVersions = d.max_versions === undefined ? undefined : parseInteger(d.max_versions, 'max_versions');
+    if (maxVersions !== undefined && maxVersions < 0) throw badRequest('max_versions must be 0 or greater');
+    const casRequired = d.cas_required === undefined ? undefined : parseBool(d.cas_required, 'cas_required');
+    const deleteAfter = d.delete_version_after === undefined ? undefined : parseDurationSeconds(d.delete_version_after, 'delete_version_after');
+    const custom = d.custom_metadata === undefined ? undefined : parseStringMap(d.custom_metadata, 'custom_metadata');
+    if (custom) validateCustomMetadata(custom);
+    await metaStore.locked(key, async () => {
+      const existing = await metaStore.get<KeyMetadata>(key);
+      if (patch && !existing) throw notFound();
+      const meta = existing ?? newMetadata(now());
+      if (maxVersions !== undefined) meta.max_versions = maxVersions;
+      if (casRequired !== undefined) meta.cas_required = casRequired;
+      if (deleteAfter !== undefined) meta.delete_version_after = deleteAfter;
+      if (custom !== undefined) {
+        const merged = patch ? (mergePatch(meta.custom_metadata ?? {}, d.custom_metadata) as Record<string, string>) : custom;
+        meta.custom_metadata = Object.keys(merged).length ? merged : null;
+      }
+      meta.updated_time = new Date(now()).toISOString();
+      const trimmed = trim(meta, effectiveMaxVersions(meta, await config()));
+      await metaStore.put(key, meta);
+      for (const n of trimmed) await versionStore.delete(versionKey(key, n));
+    });
+    return null;
+  }
+
+  async function deleteKey(key: string): Promise<null> {
+    requireKey(key);
+    await metaStore.locked(key, async () => {
+      const meta = await metaStore.get<KeyMetadata>(key);
+      if (!meta) return;
+      for (const n of Object.keys(meta.versions)) await versionStore.delete(versionKey(key, Number(n)));
+      await metaStore.delete(key);
+    });
+    return null;
+  }
+
+  async function readSubkeys(req: LogicalRequest, key: string): Promise<LogicalResponse> {
+    const depth = req.data.depth === undefined ? 0 : parseInteger(req.data.depth, 'depth');
+    if (depth < 0) throw badRequest('depth must be 0 or greater');
+    const read = await readData(req, key);
+    const inner = read.data as { data: unknown; metadata: unknown };
+    return { data: { subkeys: subkeys(inner.data, depth), metadata: inner.metadata } };
+  }
+
+  async function handleConfig(req: LogicalRequest, store: BarrierStorage): Promise<LogicalResponse | null> {
+    if (req.operation === 'read') {
+      const c = await config();
+      return { data: { cas_required: c.cas_required, delete_version_after: formatDuration(c.delete_version_after), max_versions: c.max_versions } };
+    }
+    if (req.operation !== 'create' && req.operation !== 'update') throw unsupportedOperation();
+    const c = await config();
+    if (req.data.max_versions !== undefined) c.max_versions = parseInteger(req.data.max_versions, 'max_versions');
+    if (c.max_versions < 0) throw badRequest('max_versions must be 0 or greater');
+    if (req.data.cas_required !== undefined) c.cas_required = parseBool(req.data.cas_required, 'cas_required');
+    if (req.data.delete_version_after !== undefined) c.delete_version_after = parseDurationSeconds(req.data.delete_version_after, 'delete_version_after');
+    await store.put('config', c);
+    return null;
+  }
+
+  return {
+    async exists(req) {
+      const { prefix, key } = split(req.relativePath);
+      if (prefix === 'config') return true;
+      if (prefix === 'data/' || prefix === 'metadata/') return (await metaStore.get(key)) !== undefined;
+      return true;
+    },
+    async handle(req: LogicalRequest): Promise<LogicalResponse | null> {
+      const { prefix, key } = split(req.relativePath);
+      const op = req.operation;
+      const write = op === 'create' || op === 'update';
+      switch (prefix) {
+        case 'config':
+          return handleConfig(req, root);
+        case 'data/':
+          if (op === 'read') return readData(req, key);
+          if (write) return writeData(req, key, false);
+          if (op === 'patch') return writeData(req, key, true);
+          if (op === 'delete') return changeVersions(key, 'current', (v) => void (v.deletion_time = v.destroyed ? v.deletion_time : new Date(now()).toISOString()));
+          throw unsupportedOperation();
+        case 'metadata/':
+          if (op === 'list') {
+            const keys = await metaStore.list(key);
+            if (!keys.length) throw notFound();
+            return { data: { keys } };
+          }
+          if (op === 'read') return readMetadata(key);
+          if (write) return writeMetadata(req, key, false);
+          if (op === 'patch') return writeMetadata(req, key, true);
+          if (op === 'delete') return deleteKey(key);
+          throw unsupportedOperation();
+        case 'delete/':
+          if (!write) throw unsupportedOperation();
+          return changeVersions(key, parseVersions(req.data.versions), (v) => {
+            if (!v.destroyed && !isDeleted(v, now())) v.deletion_time = new Date(now()).toISOString();
+          });
+        case 'undelete/':
+          if (!write) throw unsupportedOperation();
+          return changeVersions(key, parseVersions(req.data.versions), (v) => {
+            if (!v.destroyed) v.deletion_time = '';
+          });
+        case 'destroy/':
+          if (!write) throw unsupportedOperation();
+          return changeVersions(key, parseVersions(req.data.versions), async (v, n) => {
+            v.destroyed = true;
+            await versionStore.delete(versionKey(key, n));
+          });
+        case 'subkeys/':
+          if (op !== 'read') throw unsupportedOperation();
+          return readSubkeys(req, key);
+        default:
+          if (op === 'list' && req.relativePath === '') throw unsupportedOperation();
+          throw new SecretsError(404, [], { warnings: [V2_BARE_PATH_WARNING], data: null });
+      }
+    },
+    help: () => kvHelp(2),
+  };
+}

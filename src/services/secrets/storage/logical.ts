@@ -1,0 +1,79 @@
+// BarrierStorage over the barrier: JSON values, views under a prefix, Vault-style directory listing, and an
+// in-process lock per key for read-modify-write sequences.
+import type { BarrierStorage } from '../contract.ts';
+import type { Barrier } from './barrier.ts';
+
+/** Serialises async critical sections per key within this process. */
+export class KeyLocks {
+  readonly #tails = new Map<string, Promise<unknown>>();
+  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.#tails.get(key) ?? Promise.resolve();
+    const current = previous.then(fn, fn);
+    const tail = current.catch(() => undefined);
+    this.#tails.set(key, tail);
+    try {
+      return await current;
+    } finally {
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    }
+  }
+}
+
+/** Immediate children of `prefix` among `keys`: leaves, and folders with a trailing slash; sorted, unique. */
+export function childrenOf(prefix: string, keys: string[]): string[] {
+  const out = new Set<string>();
+  for (const key of keys) {
+    if (!key.startsWith(prefix) || key.length === prefix.length) continue;
+    const rest = key.slice(prefix.length);
+    const slash = rest.indexOf('/');
+    out.add(slash < 0 ? rest : rest.slice(0, slash + 1));
+  }
+  return [...out].sort();
+}
+
+export class LogicalStorage implements BarrierStorage {
+  readonly #barrier: Barrier;
+  readonly #prefix: string;
+  readonly #locks: KeyLocks;
+
+  constructor(barrier: Barrier, prefix = '', locks = new KeyLocks()) {
+    this.#barrier = barrier;
+    this.#prefix = prefix;
+    this.#locks = locks;
+  }
+
+  get prefix(): string {
+    return this.#prefix;
+  }
+
+  async get<T = unknown>(key: string): Promise<T | undefined> {
+    const value = await this.#barrier.get(this.#prefix + key);
+    return value === undefined ? undefined : (JSON.parse(value.toString('utf8')) as T);
+  }
+
+  async put(key: string, value: unknown): Promise<void> {
+    await this.#barrier.put(this.#prefix + key, Buffer.from(JSON.stringify(value), 'utf8'));
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.#barrier.delete(this.#prefix + key);
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const full = this.#prefix + prefix;
+    return childrenOf(full, await this.#barrier.keys(full));
+  }
+
+  view(prefix: string): LogicalStorage {
+    return new LogicalStorage(this.#barrier, this.#prefix + prefix, this.#locks);
+  }
+
+  locked<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    return this.#locks.run(this.#prefix + key, fn);
+  }
+
+  /** Deletes everything in this view. */
+  async clear(): Promise<void> {
+    await this.#barrier.deletePrefix(this.#prefix);
+  }
+}

@@ -1,0 +1,147 @@
+// The assembled store: physical storage, barrier, seal, namespaces, mount tables, and the access half (or the
+// root-only authoriser until it is installed). One instance per service context.
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Clock } from '../../../core/clock.ts';
+import {
+  badRequest,
+  type Auditor,
+  type Authorizer,
+  type BackendFactory,
+  type MountKind,
+  type Namespace,
+  type SecretsCore,
+  type SecretsPlugin,
+  type SystemRoute,
+} from '../contract.ts';
+import { kvBackend } from '../kv/index.ts';
+import { NamespaceRegistry, ROOT_NAMESPACE, namespacePrefix } from '../namespaces/registry.ts';
+import { Seal, type InitResult } from '../seal/seal.ts';
+import { Barrier } from '../storage/barrier.ts';
+import { KeyLocks, LogicalStorage } from '../storage/logical.ts';
+import { PhysicalStorage } from '../storage/physical.ts';
+import { cubbyholeBackend, identityBackend } from './builtin-backends.ts';
+import { MountTables } from './mount-table.ts';
+import { rootOnlyAuthorizer } from './root-authorizer.ts';
+
+export interface CoreOptions {
+  db: Kysely<any>;
+  clock: Clock;
+  log: Logger;
+  plugin?: SecretsPlugin;
+}
+
+export class StoreCore implements SecretsCore {
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly physical: PhysicalStorage;
+  readonly barrier: Barrier;
+  readonly seal: Seal;
+  readonly root: LogicalStorage;
+  readonly namespaces: NamespaceRegistry;
+  readonly mounts: MountTables;
+  readonly plugin?: SecretsPlugin;
+  readonly authorizer: Authorizer;
+  readonly auditor?: Auditor;
+  readonly pluginRoutes: SystemRoute[];
+  #salt: Buffer | null = null;
+
+  constructor(options: CoreOptions) {
+    this.clock = options.clock;
+    this.log = options.log;
+    this.physical = new PhysicalStorage(options.db);
+    this.barrier = new Barrier(this.physical);
+    this.seal = new Seal(this.physical, this.barrier);
+    this.root = new LogicalStorage(this.barrier, '', new KeyLocks());
+    this.namespaces = new NamespaceRegistry(this.root.view('sys/'));
+    this.plugin = options.plugin;
+    const factories: Record<MountKind, Map<string, BackendFactory>> = {
+      secret: new Map<string, BackendFactory>([
+        ['kv', kvBackend],
+        ['cubbyhole', cubbyholeBackend],
+        ['identity', identityBackend],
+        ['system', identityBackend],
+        ...Object.entries(options.plugin?.logicalBackends ?? {}),
+      ]),
+      auth: new Map(Object.entries(options.plugin?.credentialBackends ?? {})),
+    };
+    this.mounts = new MountTables((ns) => this.namespaceStorage(ns), factories, () => this);
+    const installed = options.plugin?.install(this);
+    this.authorizer = installed?.authorizer ?? rootOnlyAuthorizer(this);
+    this.auditor = installed?.auditor;
+    this.pluginRoutes = options.plugin?.systemRoutes ?? [];
+  }
+
+  namespaceStorage(ns: Namespace): LogicalStorage {
+    return this.root.view(namespacePrefix(ns));
+  }
+
+  systemStorage(ns: Namespace): LogicalStorage {
+    return this.namespaceStorage(ns).view('sys/');
+  }
+
+  namespaceById(id: string) {
+    return this.namespaces.byId(id);
+  }
+  namespaceByPath(path: string) {
+    return this.namespaces.byPath(path);
+  }
+  ancestors(ns: Namespace) {
+    return this.namespaces.ancestors(ns);
+  }
+
+  async salt(): Promise<Buffer> {
+    if (!this.#salt) {
+      const store = this.systemStorage(ROOT_NAMESPACE);
+      let stored = await store.get<string>('salt');
+      if (!stored) {
+        stored = randomBytes(32).toString('base64');
+        await store.put('salt', stored);
+      }
+      this.#salt = Buffer.from(stored, 'base64');
+    }
+    return this.#salt;
+  }
+
+  /** Mounts what every namespace has (sys/, cubbyhole/, identity/, token auth) when missing. Idempotent. */
+  async prepareNamespace(ns: Namespace): Promise<void> {
+    const builtins: Array<{ kind: MountKind; path: string; type: string; description: string }> = [
+      { kind: 'secret', path: 'cubbyhole/', type: 'cubbyhole', description: 'per-token private secret storage' },
+      { kind: 'secret', path: 'identity/', type: 'identity', description: 'identity store' },
+      { kind: 'secret', path: 'sys/', type: 'system', description: 'system endpoints used for control, policy and debugging' },
+      { kind: 'auth', path: 'token/', type: 'token', description: 'token based credentials' },
+    ];
+    for (const b of builtins) {
+      if (b.kind === 'auth' && !this.plugin?.credentialBackends[b.type]) continue;
+      if (await this.mounts.get(ns, b.kind, b.path)) continue;
+      await this.mounts.mount(ns, b.kind, { path: b.path, type: b.type, description: b.description }, true);
+    }
+    await this.plugin?.onNamespace?.(ns);
+  }
+
+  /** After the barrier opened: forget caches and make sure every namespace is complete. */
+  async afterUnseal(): Promise<void> {
+    this.#salt = null;
+    this.mounts.invalidate();
+    this.namespaces.invalidate();
+    await this.prepareNamespace(ROOT_NAMESPACE);
+  }
+
+  /** sys/init: validates as Vault does, splits the unseal key, issues a root token, leaves the store sealed. */
+  async initialize(shares: number, threshold: number, rootTokenId?: string): Promise<InitResult & { rootToken: string }> {
+    if (shares < 1) throw badRequest('invalid seal configuration: shares must be at least one');
+    if (threshold < 1) throw badRequest('invalid seal configuration: threshold must be at least one');
+    if (threshold > shares) throw badRequest('invalid seal configuration: threshold cannot be larger than shares');
+    if (shares > 1 && threshold < 2) throw badRequest('invalid seal configuration: threshold must be greater than one for multiple shares');
+    if (shares > 255 || threshold > 255) throw badRequest('invalid seal configuration: shares must be less than 256');
+    let rootToken = '';
+    const result = await this.seal.initialize(shares, threshold, this.clock.now(), async () => {
+      await this.afterUnseal();
+      rootToken = await this.authorizer.createRootToken(ROOT_NAMESPACE, rootTokenId);
+    });
+    this.mounts.invalidate();
+    this.namespaces.invalidate();
+    return { ...result, rootToken };
+  }
+}
