@@ -102,7 +102,8 @@ export class Router {
         const token = await this.#core.authorizer.lookup(req.clientToken).catch(() => undefined);
         if (token) req.auth = { root: token.policies.includes('root'), token, policies: token.policies };
       }
-      const auditor = this.#core.auditor;
+      // Nothing can be audited while sealed: the audit configuration is behind the barrier.
+      const auditor = this.#core.barrier.sealed ? undefined : this.#core.auditor;
       await auditor?.logRequest(req);
       let res: LogicalResponse | null;
       try {
