@@ -1,0 +1,37 @@
+// What every part of the service shares: the store, the accounts and the settings, built once per context.
+import { isTimeZone } from '../../core/time.ts';
+import type { ServiceContext } from '../../core/service.ts';
+import { Value } from '@sinclair/typebox/value';
+import { Accounts } from './accounts.ts';
+import { Settings } from './schemas.ts';
+import { BiddingStore } from './store.ts';
+
+export const DEFAULT_TIME_ZONE = 'America/Los_Angeles';
+
+export interface Bidding {
+  ctx: ServiceContext;
+  store: BiddingStore;
+  accounts: Accounts;
+  settings: Settings;
+  timeZone: string;
+  keepEvents: boolean;
+}
+
+const built = new WeakMap<ServiceContext, Bidding>();
+
+/** The service's shared parts for `ctx`; throws on invalid settings (a configuration error at start). */
+export function biddingOf(ctx: ServiceContext): Bidding {
+  let b = built.get(ctx);
+  if (!b) {
+    if (!Value.Check(Settings, ctx.settings)) {
+      const first = [...Value.Errors(Settings, ctx.settings)][0];
+      throw new Error(`services.bidding settings are invalid: ${first?.path || '/'} ${first?.message ?? ''}`.trim());
+    }
+    const settings = ctx.settings as Settings;
+    const timeZone = settings.timeZone ?? DEFAULT_TIME_ZONE;
+    if (!isTimeZone(timeZone)) throw new Error(`services.bidding.timeZone is not a known time zone: ${timeZone}`);
+    b = { ctx, store: new BiddingStore(ctx.kysely), accounts: new Accounts(ctx), settings, timeZone, keepEvents: settings.keepEvents ?? true };
+    built.set(ctx, b);
+  }
+  return b;
+}

@@ -1,0 +1,277 @@
+// Filter sets through HTTP: the access matrix cell by cell, validation, duplicates, transient expiry, pagination.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DATABASES, DEV_TOKEN, call, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
+import { TOKENS, apiClient } from './helpers.ts';
+
+const NOW = Date.parse('2026-01-10T20:30:00Z');
+const range = { relativeDateRange: { durationDays: 7 } };
+
+for (const database of DATABASES) {
+  describe(`bidding filter sets (${database})`, () => {
+    let t: TestRuntime;
+    let otherBidder: string;
+    let otherChild: string;
+    const api = apiClient(() => t.url('bidding'));
+
+    before(async () => {
+      t = await startTestRuntime({
+        services: ['bidding'],
+        database,
+        clock: 'manual',
+        clockStart: NOW,
+        settings: { bidding: { accounts: [{ accountId: '3000', name: 'Other bidder', token: 'other-bidder-token' }] } },
+      });
+      otherBidder = 'other-bidder-token';
+      const res = await call(`${t.adminUrl}/services/bidding/accounts`, { body: { accountId: '3001', parentBidderId: '3000' } });
+      assert.equal(res.status, 201);
+      assert.equal(res.body.role, 'child');
+      otherChild = res.body.token;
+    });
+    after(async () => t.close());
+
+    const names = async (token: string, owner: string) => {
+      const res = await api(token, 'GET', `${owner}/filterSets`);
+      assert.equal(res.status, 200, res.text);
+      return (res.body.filterSets ?? []).map((f: { name: string }) => f.name);
+    };
+
+    it('creates, gets, lists and deletes at bidder level; create answers the submitted filter set', async () => {
+      const body = { name: 'bidders/1000/filterSets/weekly', ...range, format: 'DISPLAY', platforms: ['MOBILE', 'TABLET'], timeSeriesGranularity: 'DAILY' };
+      let res = await api(TOKENS.bidder, 'POST', 'bidders/1000/filterSets', body);
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.body, body);
+      res = await api(TOKENS.bidder, 'GET', 'bidders/1000/filterSets/weekly');
+      assert.equal(res.status, 200);
+      assert.match(res.body.filterSetId, /^\d+$/);
+      const { filterSetId: _id, ...rest } = res.body;
+      assert.deepEqual(rest, body);
+      res = await api(TOKENS.bidder, 'GET', 'bidders/1000/filterSets');
+      assert.deepEqual(res.body.filterSets.map((f: { name: string }) => f.name), ['bidders/1000/filterSets/weekly']);
+      assert.match(res.body.filterSets[0].filterSetId, /^\d+$/);
+      res = await api(TOKENS.bidder, 'DELETE', 'bidders/1000/filterSets/weekly');
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body, {});
+      res = await api(TOKENS.bidder, 'GET', 'bidders/1000/filterSets/weekly');
+      assert.equal(res.status, 404);
+      assert.deepEqual(res.body.error, {
+        code: 404,
+        message: 'Requested entity was not found.',
+        status: 'NOT_FOUND',
+        errors: [{ domain: 'global', reason: 'notFound', message: 'Requested entity was not found.' }],
+      });
+      assert.equal((await api(TOKENS.bidder, 'DELETE', 'bidders/1000/filterSets/weekly')).status, 404);
+    });
+
+    it('keeps bidder-level and account-level filter sets apart: each is reachable only where it was created', async () => {
+      assert.equal((await api(TOKENS.bidder, 'POST', 'bidders/1000/filterSets', { name: 'bidders/1000/filterSets/b1', ...range })).status, 200);
+      assert.equal((await api(TOKENS.bidder, 'POST', 'bidders/1000/accounts/1000/filterSets', { name: 'bidders/1000/accounts/1000/filterSets/a1', ...range })).status, 200);
+      assert.deepEqual(await names(TOKENS.bidder, 'bidders/1000'), ['bidders/1000/filterSets/b1']);
+      assert.deepEqual(await names(TOKENS.bidder, 'bidders/1000/accounts/1000'), ['bidders/1000/accounts/1000/filterSets/a1']);
+      // The same last segment at the other level is another resource.
+      assert.equal((await api(TOKENS.bidder, 'GET', 'bidders/1000/filterSets/a1')).status, 404);
+      assert.equal((await api(TOKENS.bidder, 'GET', 'bidders/1000/accounts/1000/filterSets/b1')).status, 404);
+      assert.equal((await api(TOKENS.bidder, 'DELETE', 'bidders/1000/accounts/1000/filterSets/b1')).status, 404);
+      assert.equal((await api(TOKENS.bidder, 'GET', 'bidders/1000/filterSets/b1/bidMetrics')).status, 200);
+      assert.equal((await api(TOKENS.bidder, 'GET', 'bidders/1000/accounts/1000/filterSets/a1/bidMetrics')).status, 200);
+    });
+
+    it('shares account-level filter sets between the bidder and its child, in both directions', async () => {
+      let res = await api(TOKENS.bidder, 'POST', 'bidders/1000/accounts/1001/filterSets', { name: 'bidders/1000/accounts/1001/filterSets/by-bidder', ...range });
+      assert.equal(res.status, 200);
+      res = await api(TOKENS.child, 'POST', 'bidders/1000/accounts/1001/filterSets', { name: 'bidders/1000/accounts/1001/filterSets/by-child', ...range });
+      assert.equal(res.status, 200);
+      const expected = ['bidders/1000/accounts/1001/filterSets/by-bidder', 'bidders/1000/accounts/1001/filterSets/by-child'];
+      assert.deepEqual(await names(TOKENS.child, 'bidders/1000/accounts/1001'), expected);
+      assert.deepEqual(await names(TOKENS.bidder, 'bidders/1000/accounts/1001'), expected);
+      assert.equal((await api(TOKENS.child, 'GET', 'bidders/1000/accounts/1001/filterSets/by-bidder')).status, 200);
+      assert.equal((await api(TOKENS.child, 'GET', 'bidders/1000/accounts/1001/filterSets/by-bidder/bidMetrics')).status, 200);
+      assert.equal((await api(TOKENS.bidder, 'DELETE', 'bidders/1000/accounts/1001/filterSets/by-child')).status, 200);
+      assert.equal((await api(TOKENS.child, 'DELETE', 'bidders/1000/accounts/1001/filterSets/by-bidder')).status, 200);
+      assert.deepEqual(await names(TOKENS.child, 'bidders/1000/accounts/1001'), []);
+    });
+
+    it('refuses every bidder-level operation to a child account, a delegating account and another bidder', async () => {
+      assert.equal((await api(TOKENS.bidder, 'POST', 'bidders/1000/filterSets', { name: 'bidders/1000/filterSets/guarded', ...range })).status, 200);
+      const calls: Array<[string, string, unknown?]> = [
+        ['POST', 'bidders/1000/filterSets', { name: 'bidders/1000/filterSets/intruder', ...range }],
+        ['GET', 'bidders/1000/filterSets'],
+        ['GET', 'bidders/1000/filterSets/guarded'],
+        ['GET', 'bidders/1000/filterSets/guarded/bidMetrics'],
+        ['DELETE', 'bidders/1000/filterSets/guarded'],
+      ];
+      for (const token of [TOKENS.child, TOKENS.delegate, otherBidder, otherChild]) {
+        for (const [method, path, body] of calls) {
+          const res = await api(token, method, path, body);
+          assert.equal(res.status, 403, `${token} ${method} ${path}`);
+          assert.equal(res.body.error.status, 'PERMISSION_DENIED');
+          assert.equal(res.body.error.code, 403);
+        }
+      }
+      const child = await api(TOKENS.child, 'GET', 'bidders/1000/filterSets');
+      assert.match(child.body.error.message, /not a bidder account/);
+      assert.deepEqual(await names(TOKENS.bidder, 'bidders/1000'), ['bidders/1000/filterSets/b1', 'bidders/1000/filterSets/guarded']);
+    });
+
+    it('limits child and delegating accounts to their own account-level path', async () => {
+      for (const [token, own] of [
+        [TOKENS.child, 'bidders/1000/accounts/1001'],
+        [TOKENS.delegate, 'bidders/1000/accounts/2001'],
+      ]) {
+        assert.equal((await api(token, 'GET', `${own}/filterSets`)).status, 200);
+        for (const path of ['bidders/1000/accounts/1000/filterSets', 'bidders/3000/accounts/3001/filterSets', 'bidders/1000/accounts/9999/filterSets']) {
+          assert.equal((await api(token, 'GET', path)).status, 403, `${token} ${path}`);
+        }
+      }
+      // The child cannot read the bidder's own account-level set, another bidder cannot reach 1000's accounts.
+      assert.equal((await api(TOKENS.child, 'GET', 'bidders/1000/accounts/1000/filterSets/a1')).status, 403);
+      assert.equal((await api(otherBidder, 'GET', 'bidders/1000/accounts/1001/filterSets')).status, 403);
+      assert.equal((await api(TOKENS.bidder, 'GET', 'bidders/3000/accounts/3001/filterSets')).status, 403);
+      assert.equal((await api(TOKENS.bidder, 'GET', 'bidders/1000/accounts/3001/filterSets')).status, 403);
+      assert.equal((await api(TOKENS.bidder, 'GET', 'bidders/1000/accounts/2001/filterSets')).status, 200);
+    });
+
+    it('keeps the bidder-only metrics from delegating accounts and answers the other collections 501', async () => {
+      assert.equal((await api(TOKENS.delegate, 'POST', 'bidders/1000/accounts/2001/filterSets', { name: 'bidders/1000/accounts/2001/filterSets/d', ...range })).status, 200);
+      assert.equal((await api(TOKENS.delegate, 'GET', 'bidders/1000/accounts/2001/filterSets/d/bidMetrics')).status, 200);
+      for (const collection of ['impressionMetrics', 'filteredBids', 'bidResponseErrors', 'bidResponsesWithoutBids']) {
+        const res = await api(TOKENS.delegate, 'GET', `bidders/1000/accounts/2001/filterSets/d/${collection}`);
+        assert.equal(res.status, 403, collection);
+        assert.equal(res.body.error.status, 'PERMISSION_DENIED');
+      }
+      const res = await api(TOKENS.child, 'GET', 'bidders/1000/accounts/1001/filterSets/x/impressionMetrics');
+      assert.equal(res.status, 501);
+      assert.equal(res.body.error.status, 'UNIMPLEMENTED');
+    });
+
+    it('authenticates: no token 401, unknown token 401, a token of no bidding account 403', async () => {
+      let res = await api(undefined, 'GET', 'bidders/1000/filterSets');
+      assert.equal(res.status, 401);
+      assert.equal(res.body.error.status, 'UNAUTHENTICATED');
+      res = await api('nonsense', 'GET', 'bidders/1000/filterSets');
+      assert.equal(res.status, 401);
+      res = await api(DEV_TOKEN, 'GET', 'bidders/1000/filterSets');
+      assert.equal(res.status, 403);
+      assert.match(res.body.error.message, /not a bidding account/);
+    });
+
+    it('refuses invalid filter sets with INVALID_ARGUMENT and stores nothing', async () => {
+      const before = await names(TOKENS.bidder, 'bidders/1000/accounts/1001');
+      const owner = 'bidders/1000/accounts/1001';
+      const n = `${owner}/filterSets/bad`;
+      const cases: Array<[unknown, RegExp]> = [
+        [{ ...range }, /name is required/],
+        [{ name: 'bidders/1000/filterSets/bad', ...range }, /does not belong/],
+        [{ name: `${owner}/filterSets/a/b`, ...range }, /must match/],
+        [{ name: n }, /time range is required/],
+        [{ name: n, ...range, absoluteDateRange: { startDate: { year: 2026, month: 1, day: 1 }, endDate: { year: 2026, month: 1, day: 2 } } }, /Only one time range/],
+        [{ name: n, absoluteDateRange: { startDate: { year: 2026, month: 13, day: 1 }, endDate: { year: 2026, month: 1, day: 2 } } }, /not a valid date/],
+        [{ name: n, absoluteDateRange: { startDate: { year: 2026, month: 1, day: 1 } } }, /endDate is required/],
+        [{ name: n, realtimeTimeRange: { startTimestamp: '2026-01-10 25:00' } }, /start_timestamp/],
+        [{ name: n, relativeDateRange: { durationDays: -1 } }, /positive/],
+        [{ name: n, ...range, format: 'AUDIO' }, /Invalid value at 'filter_set.format' \(TYPE_ENUM\), "AUDIO"/],
+        [{ name: n, ...range, environment: 'TV' }, /filter_set.environment/],
+        [{ name: n, ...range, platforms: ['MOBILE', 'CAR'] }, /filter_set.platforms\[1\]/],
+        [{ name: n, ...range, timeSeriesGranularity: 'MINUTELY' }, /time_series_granularity/],
+        [{ name: n, ...range, formats: ['NATIVE_VIDEO', 'NATIVE_DISPLAY'] }, /Only one format/],
+        [{ name: n, ...range, unknownField: 1 }, /Unknown name "unknownField"/],
+        [[1, 2], /Expected a filter set object/],
+      ];
+      for (const [body, pattern] of cases) {
+        const res = await api(TOKENS.bidder, 'POST', `${owner}/filterSets`, body);
+        assert.equal(res.status, 400, JSON.stringify(body));
+        assert.equal(res.body.error.status, 'INVALID_ARGUMENT');
+        assert.equal(res.body.error.code, 400);
+        assert.match(res.body.error.message, pattern);
+        assert.equal(res.body.error.errors[0].message, res.body.error.message);
+      }
+      // Creative and deal filters: refused at bidder level, accepted at account level.
+      for (const extra of [{ creativeId: 'cr1' }, { dealId: '90001' }]) {
+        const res = await api(TOKENS.bidder, 'POST', 'bidders/1000/filterSets', { name: 'bidders/1000/filterSets/bad', ...range, ...extra });
+        assert.equal(res.status, 400);
+        assert.match(res.body.error.message, /account-level/);
+      }
+      let res = await api(TOKENS.bidder, 'POST', `${owner}/filterSets?isTransient=maybe`, { name: n, ...range });
+      assert.equal(res.status, 400);
+      assert.match(res.body.error.message, /is_transient/);
+      res = await api(TOKENS.bidder, 'POST', `${owner}/filterSets?colour=red`, { name: n, ...range });
+      assert.equal(res.status, 400);
+      res = await call(`${t.url('bidding')}/v2beta1/${owner}/filterSets`, { method: 'POST', raw: '{"name":', headers: { authorization: `Bearer ${TOKENS.bidder}`, 'content-type': 'application/json' } });
+      assert.equal(res.status, 400);
+      assert.equal(res.body.error.status, 'INVALID_ARGUMENT');
+      assert.deepEqual(await names(TOKENS.bidder, owner), before);
+      assert.deepEqual(await names(TOKENS.bidder, 'bidders/1000'), ['bidders/1000/filterSets/b1', 'bidders/1000/filterSets/guarded']);
+    });
+
+    it('refuses a duplicate name with ALREADY_EXISTS and keeps the first', async () => {
+      const first = { name: 'bidders/1000/filterSets/dup', ...range, environment: 'WEB' };
+      assert.equal((await api(TOKENS.bidder, 'POST', 'bidders/1000/filterSets', first)).status, 200);
+      const res = await api(TOKENS.bidder, 'POST', 'bidders/1000/filterSets', { ...first, environment: 'APP' });
+      assert.equal(res.status, 409);
+      assert.equal(res.body.error.status, 'ALREADY_EXISTS');
+      assert.equal((await api(TOKENS.bidder, 'GET', 'bidders/1000/filterSets/dup')).body.environment, 'WEB');
+      // Names are global: the same name races at once, one wins.
+      const race = await Promise.all([0, 1, 2].map(() => api(TOKENS.bidder, 'POST', 'bidders/1000/filterSets', { name: 'bidders/1000/filterSets/race', ...range })));
+      assert.deepEqual(race.map((r) => r.status).sort(), [200, 409, 409]);
+      await api(TOKENS.bidder, 'DELETE', 'bidders/1000/filterSets/dup');
+      await api(TOKENS.bidder, 'DELETE', 'bidders/1000/filterSets/race');
+    });
+
+    it('accepts names with %2F-encoded slashes as the same resources', async () => {
+      const res = await call(`${t.url('bidding')}/v2beta1/bidders%2F1000%2FfilterSets%2Fb1`, { headers: { authorization: `Bearer ${TOKENS.bidder}` } });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.name, 'bidders/1000/filterSets/b1');
+      assert.equal((await api(TOKENS.bidder, 'GET', 'bidders/1000/nothing')).status, 404);
+      assert.equal((await api(TOKENS.bidder, 'PUT', 'bidders/1000/filterSets/b1', {})).status, 404);
+    });
+
+    it('paginates the list with pageSize and pageToken', async () => {
+      const owner = 'bidders/1000/accounts/1000';
+      for (const id of ['p1', 'p2', 'p3', 'p4']) {
+        assert.equal((await api(TOKENS.bidder, 'POST', `${owner}/filterSets`, { name: `${owner}/filterSets/${id}`, ...range })).status, 200);
+      }
+      const seen: string[] = [];
+      let token: string | undefined;
+      let pages = 0;
+      do {
+        const res = await api(TOKENS.bidder, 'GET', `${owner}/filterSets?pageSize=2${token ? `&pageToken=${token}` : ''}`);
+        assert.equal(res.status, 200);
+        assert.ok(res.body.filterSets.length <= 2);
+        seen.push(...res.body.filterSets.map((f: { name: string }) => f.name.split('/').pop()));
+        token = res.body.nextPageToken;
+        pages++;
+      } while (token);
+      assert.deepEqual(seen, ['a1', 'p1', 'p2', 'p3', 'p4']);
+      assert.equal(pages, 3);
+      let res = await api(TOKENS.bidder, 'GET', `${owner}/filterSets?pageToken=garbage`);
+      assert.equal(res.status, 400);
+      res = await api(TOKENS.bidder, 'GET', `${owner}/filterSets?pageSize=-1`);
+      assert.equal(res.status, 400);
+    });
+
+    it('removes a transient filter set after an hour, through the durable job, and keeps persisted ones', async () => {
+      const owner = 'bidders/1000/accounts/1001';
+      let res = await api(TOKENS.child, 'POST', `${owner}/filterSets?isTransient=true`, { name: `${owner}/filterSets/short`, ...range });
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body, { name: `${owner}/filterSets/short`, ...range });
+      assert.equal((await api(TOKENS.child, 'POST', `${owner}/filterSets?isTransient=false`, { name: `${owner}/filterSets/kept`, ...range })).status, 200);
+      const jobs = await call(`${t.adminUrl}/jobs`);
+      if (jobs.status === 200) assert.ok(JSON.stringify(jobs.body).includes('short'));
+      await call(`${t.adminUrl}/clock`, { body: { advance: '59m' } });
+      assert.equal((await api(TOKENS.child, 'GET', `${owner}/filterSets/short`)).status, 200);
+      res = await call(`${t.adminUrl}/clock`, { body: { advance: '2m' } });
+      assert.equal(res.status, 200);
+      assert.ok(res.body.jobsRun >= 1);
+      assert.equal((await api(TOKENS.child, 'GET', `${owner}/filterSets/short`)).status, 404);
+      assert.deepEqual(await names(TOKENS.child, owner), [`${owner}/filterSets/kept`]);
+      // The name is free again.
+      assert.equal((await api(TOKENS.child, 'POST', `${owner}/filterSets`, { name: `${owner}/filterSets/short`, ...range })).status, 200);
+    });
+
+    it('survives a restart', async () => {
+      await t.restart();
+      assert.equal((await api(TOKENS.bidder, 'GET', 'bidders/1000/filterSets/b1')).status, 200);
+      assert.equal((await api(otherChild, 'GET', 'bidders/3000/accounts/3001/filterSets')).status, 200);
+    });
+  });
+}
