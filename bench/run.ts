@@ -45,7 +45,8 @@ async function drive(name: string, origin: string, requests: BenchRequest[], hea
     connections,
     duration: seconds,
     headers,
-    requests: requests.map((r) => ({ method: (r.method ?? 'GET') as any, path: r.path, headers: r.headers, body: r.body, setupRequest: r.setupRequest })),
+    // autocannon treats a present-but-undefined key as set: pass only what the scenario gave.
+    requests: requests.map((r) => Object.fromEntries(Object.entries({ method: r.method ?? 'GET', path: r.path, headers: r.headers, body: r.body, setupRequest: r.setupRequest }).filter(([, v]) => v !== undefined))) as any,
   });
   return {
     name,

@@ -1,0 +1,55 @@
+// How well an entity's names and aliases match a query. Pure: the store finds candidates, this ranks them.
+import { normalize, tokens } from './normalize.ts';
+
+/** Match strengths, strongest first. */
+export const WEIGHTS = {
+  exactName: 1,
+  exactAlias: 0.9,
+  prefixName: 0.7,
+  allWords: 0.6,
+  prefixAlias: 0.5,
+  prefixWords: 0.4,
+} as const;
+
+export interface MatchTerms {
+  names: string[];
+  aliases: string[];
+}
+
+/**
+ * The best weight with which `query` matches one of the terms, or 0 for no match.
+ * Without `prefix`: the whole name, the whole alias, or every query word among a name's or alias's words.
+ * With `prefix`: also a name or alias that starts with the query, or words that start with each query word in turn.
+ */
+export function matchWeight(query: string, terms: MatchTerms, prefix: boolean): number {
+  const q = normalize(query);
+  if (!q) return 0;
+  const qWords = q.split(' ');
+  let best = 0;
+  const consider = (text: string, isName: boolean) => {
+    const n = normalize(text);
+    if (!n) return;
+    if (n === q) best = Math.max(best, isName ? WEIGHTS.exactName : WEIGHTS.exactAlias);
+    const words = n.split(' ');
+    if (qWords.every((w) => words.includes(w))) best = Math.max(best, WEIGHTS.allWords);
+    if (prefix) {
+      if (n.startsWith(q)) best = Math.max(best, isName ? WEIGHTS.prefixName : WEIGHTS.prefixAlias);
+      if (qWords.every((w) => words.some((x) => x.startsWith(w)))) best = Math.max(best, WEIGHTS.prefixWords);
+    }
+  };
+  for (const name of terms.names) consider(name, true);
+  for (const alias of terms.aliases) consider(alias, false);
+  return best;
+}
+
+/** The search terms an entity is indexed under: each whole name or alias, and each of their words. */
+export function indexTerms(texts: string[]): string[] {
+  const out = new Set<string>();
+  for (const t of texts) {
+    const n = normalize(t);
+    if (!n) continue;
+    out.add(n);
+    for (const w of tokens(n)) out.add(w);
+  }
+  return [...out];
+}

@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { google } from 'googleapis';
+import { DATABASES, DEV_API_KEY, DEV_TOKEN, call, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
+
+for (const database of DATABASES) {
+  describe(`entity search (${database})`, () => {
+    let t: TestRuntime;
+    let base: string;
+    const search = (query: string) => call(`${base}/v1/entities:search?key=${DEV_API_KEY}&${query}`);
+
+    before(async () => {
+      t = await startTestRuntime({ services: ['entities'], database });
+      base = t.url('entities');
+    });
+    after(async () => t.close());
+
+    it('answers the JSON-LD list with the context, scores and result fields', async () => {
+      const res = await search('query=taylor%20swift&limit=1');
+      assert.equal(res.status, 200);
+      assert.equal(res.body['@type'], 'ItemList');
+      assert.equal(res.body['@context']['@vocab'], 'http://schema.org/');
+      assert.equal(res.body['@context'].kg, 'http://g.co/kg');
+      const [item] = res.body.itemListElement;
+      assert.equal(item['@type'], 'EntitySearchResult');
+      assert.equal(item.result['@id'], 'kg:/m/0dl567');
+      assert.equal(item.result.name, 'Taylor Swift');
+      assert.deepEqual(item.result['@type'], ['Thing', 'Person']);
+      assert.equal(item.result.description, 'American singer-songwriter');
+      assert.equal(item.result.url, 'http://taylorswift.com/');
+      assert.match(item.result.detailedDescription.url, /wikipedia/);
+      assert.equal(typeof item.resultScore, 'number');
+    });
+
+    it('ranks exact names above partial matches and honours types', async () => {
+      let res = await search('query=paris');
+      assert.deepEqual(res.body.itemListElement.map((i: any) => i.result['@id']).slice(0, 2), ['kg:/g/twin_paris', 'kg:/g/twin_paris_tx']);
+      res = await search('query=paris&types=Museum');
+      assert.deepEqual(res.body.itemListElement, []);
+      res = await search('query=louvre&types=Museum&types=Book');
+      assert.deepEqual(res.body.itemListElement.map((i: any) => i.result.name), ['Louvre']);
+      res = await search('query=zurich');
+      assert.equal(res.body.itemListElement[0].result.name, 'Zürich', 'accents do not matter');
+      res = await search('query=no%20such%20thing%20anywhere');
+      assert.deepEqual(res.body.itemListElement, []);
+    });
+
+    it('matches prefixes of names and aliases only when asked', async () => {
+      let res = await search('query=jung');
+      assert.deepEqual(res.body.itemListElement.map((i: any) => i.result.name).sort(), ['Carl Jung', 'Jung-ho Kang']);
+      res = await search('query=jung&prefix=true');
+      const names = res.body.itemListElement.map((i: any) => i.result.name);
+      assert.ok(names.includes('Jungle') && names.includes('The Jungle Book') && names.includes('Carl Jung'), names.join(','));
+    });
+
+    it('looks entities up by id, with or without the kg: prefix', async () => {
+      const res = await search('ids=kg:/g/twin_turing&ids=/g/twin_hopper&ids=/g/unknown');
+      assert.deepEqual(res.body.itemListElement.map((i: any) => i.result.name).sort(), ['Alan Turing', 'Grace Hopper']);
+    });
+
+    it('renders one language as strings and several as tagged values', async () => {
+      let res = await search('query=paris&languages=fr&limit=1');
+      assert.equal(res.body.itemListElement[0].result.description, 'Capitale de la France');
+      res = await search('query=paris&languages=en&languages=fr&limit=1');
+      assert.deepEqual(res.body.itemListElement[0].result.name, [
+        { '@language': 'en', '@value': 'Paris' },
+        { '@language': 'fr', '@value': 'Paris' },
+      ]);
+      res = await search('query=%E6%9D%B1%E4%BA%AC&languages=ja');
+      assert.equal(res.body.itemListElement[0].result.name, '東京');
+    });
+
+    it('limits results and indents on request', async () => {
+      const res = await call(`${base}/v1/entities:search?key=${DEV_API_KEY}&query=paris&limit=1&indent=true&prettyPrint=false`);
+      assert.equal(res.body.itemListElement.length, 1);
+      assert.match(res.text, /\n {2}"@context"/);
+    });
+
+    it('rejects bad parameters and credentials with the Google error body', async () => {
+      const cases: Array<[string, number, RegExp]> = [
+        ['query=x&limit=0', 400, /limit/],
+        ['query=x&limit=501', 400, /limit/],
+        ['query=x&limit=ten', 400, /limit/],
+        ['query=x&prefix=maybe', 400, /prefix/],
+        ['query=x&indent=2', 400, /indent/],
+        ['ids=not-an-id', 400, /Invalid entity id/],
+        ['query=x&languages=English!', 400, /language/],
+        ['limit=5', 400, /query or ids/],
+      ];
+      for (const [query, status, message] of cases) {
+        const res = await search(query);
+        assert.equal(res.status, status, query);
+        assert.equal(res.body.error.code, status);
+        assert.equal(res.body.error.status, 'INVALID_ARGUMENT');
+        assert.match(res.body.error.message, message, query);
+      }
+      let res = await call(`${base}/v1/entities:search?query=paris`);
+      assert.equal(res.status, 401);
+      res = await call(`${base}/v1/entities:search?query=paris&key=wrong-key`);
+      assert.equal(res.status, 400);
+      assert.match(res.body.error.message, /API key not valid/);
+      res = await call(`${base}/v1/entities:search?key=${DEV_API_KEY}&query=paris`, { method: 'GET', headers: { 'content-type': 'text/plain' }, raw: undefined });
+      assert.equal(res.status, 200);
+    });
+
+    it('loads, replaces and deletes entities through the admin API; bad documents change nothing', async () => {
+      const doc = { id: '/g/twin_test1', types: ['Person'], names: { en: 'Zebulon Quartermaine' }, descriptions: { en: 'Test person' }, popularity: 10 };
+      let res = await call(`${t.adminUrl}/services/entities/entities`, { body: [doc] });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.loaded, 1);
+      const total = res.body.total;
+      assert.equal((await search('query=zebulon')).body.itemListElement[0].result.description, 'Test person');
+      await call(`${t.adminUrl}/services/entities/entities`, { body: { ...doc, descriptions: { en: 'Changed' } } });
+      assert.equal((await search('query=quartermaine')).body.itemListElement[0].result.description, 'Changed');
+      for (const bad of [[{ ...doc, id: 'nope' }], [{ ...doc, names: {} }], [{ ...doc, id: '/g/twin_test2' }, { ...doc, id: '/g/twin_test3', types: 'Person' }], [{ ...doc, extra: 1 }]]) {
+        res = await call(`${t.adminUrl}/services/entities/entities`, { body: bad });
+        assert.equal(res.status, 400, JSON.stringify(bad));
+      }
+      assert.equal((await call(`${t.adminUrl}/services/entities/entities?limit=1000`)).body.total, total, 'nothing was stored');
+      assert.equal((await call(`${t.adminUrl}/services/entities/entities/g/twin_test1`, { method: 'DELETE' })).status, 204);
+      assert.deepEqual((await search('query=zebulon')).body.itemListElement, []);
+    });
+
+    it('keeps loaded entities across a restart', async () => {
+      await call(`${t.adminUrl}/services/entities/entities`, { body: { id: '/g/twin_persist', types: ['Thing'], names: { en: 'Persistent Widget' } } });
+      await t.restart();
+      base = t.url('entities');
+      assert.equal((await search('query=persistent%20widget')).body.itemListElement.length, 1);
+    });
+
+    it('serves the googleapis kgsearch client with an API key or a token', async () => {
+      const kg = google.kgsearch({ version: 'v1', rootUrl: `${base}/`, auth: DEV_API_KEY });
+      const res = await kg.entities.search({ query: 'ada lovelace', limit: 3, types: ['Person'] });
+      assert.equal(res.status, 200);
+      assert.equal((res.data.itemListElement as any[])[0].result.name, 'Ada Lovelace');
+      const oauth = new google.auth.OAuth2();
+      oauth.setCredentials({ access_token: DEV_TOKEN });
+      const byToken = google.kgsearch({ version: 'v1', rootUrl: `${base}/`, auth: oauth });
+      const ids = await byToken.entities.search({ ids: ['/g/twin_curie'], languages: ['pl'] });
+      assert.equal((ids.data.itemListElement as any[])[0].result.name, 'Maria Skłodowska-Curie');
+      await assert.rejects(kg.entities.search({ query: 'x', limit: 900 }), (err: any) => err.status === 400 && /limit/.test(err.message));
+    });
+  });
+}
