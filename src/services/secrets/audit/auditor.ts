@@ -1,0 +1,65 @@
+// The Auditor the router calls around every request: one line per request and per response to each enabled device.
+// When devices are enabled and none of them can write, the call throws and the request fails (500) rather than go
+// unaudited.
+import { SecretsError, type Auditor, type LogicalRequest, type LogicalResponse, type SecretsCore } from '../contract.ts';
+import { hashOptionsOf, loadDevices, saveDevices, writeLine, type AuditDevice } from './devices.ts';
+import { requestEntry, responseEntry } from './entry.ts';
+
+export class FileAuditor implements Auditor {
+  readonly #core: SecretsCore;
+  /** Loaded on first use and replaced on every change made through sys/audit. */
+  #devices: AuditDevice[] | undefined;
+
+  constructor(core: SecretsCore) {
+    this.#core = core;
+  }
+
+  async #rootStorage() {
+    const root = await this.#core.namespaceByPath('');
+    if (!root) throw new Error('the root namespace is missing');
+    return this.#core.systemStorage(root);
+  }
+
+  async devices(): Promise<AuditDevice[]> {
+    this.#devices ??= await loadDevices(await this.#rootStorage());
+    return this.#devices;
+  }
+
+  async replaceDevices(devices: AuditDevice[]): Promise<void> {
+    await saveDevices(await this.#rootStorage(), devices);
+    this.#devices = devices;
+  }
+
+  /** Forgets the cached list (after a seal, the barrier may change). */
+  reset(): void {
+    this.#devices = undefined;
+  }
+
+  async logRequest(req: LogicalRequest): Promise<void> {
+    await this.#write((d, time) => requestEntry(req, this.#options(d, req), time));
+  }
+
+  async logResponse(req: LogicalRequest, res: LogicalResponse | null, err?: SecretsError): Promise<void> {
+    await this.#write((d, time) => responseEntry(req, res, err, this.#options(d, req), time));
+  }
+
+  #options(d: AuditDevice, req: LogicalRequest) {
+    return hashOptionsOf(d, { request: req.mount?.config.audit_non_hmac_request_keys ?? [], response: req.mount?.config.audit_non_hmac_response_keys ?? [] });
+  }
+
+  async #write(build: (d: AuditDevice, time: string) => Record<string, unknown>): Promise<void> {
+    const devices = await this.devices();
+    if (devices.length === 0) return;
+    const time = new Date(this.#core.clock.now()).toISOString();
+    let written = 0;
+    for (const device of devices) {
+      try {
+        await writeLine(device, `${JSON.stringify(build(device, time))}\n`);
+        written++;
+      } catch (err) {
+        this.#core.log.error({ err, device: device.path }, 'audit device failed to write');
+      }
+    }
+    if (written === 0) throw new SecretsError(500, 'internal error');
+  }
+}

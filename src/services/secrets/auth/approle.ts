@@ -1,0 +1,297 @@
+// The approle auth method: roles with a role_id and secret_ids issued on demand. Secret ids are kept only as
+// salted hashes (with a clear accessor to manage them); login at login needs no token.
+import { randomUUID } from 'node:crypto';
+import { safeEqual } from '../../../core/crypto.ts';
+import { badRequest, notFound, type Backend, type BackendContext, type LogicalRequest } from '../contract.ts';
+import type { Access } from './access.ts';
+import { dispatch, existence, listResponse, type BackendRoute } from './backend-routes.ts';
+import { boolField, durationField, intField, stringField, stringListField, stringMapField } from './fields.ts';
+import { applyTokenSettings, emptyTokenSettings, tokenSettingsData, type TokenSettings } from './token-settings.ts';
+
+interface Role {
+  name: string;
+  roleId: string;
+  bindSecretId: boolean;
+  secretIdNumUses: number;
+  /** Seconds; 0 = never expires. */
+  secretIdTtl: number;
+  secretIdBoundCidrs: string[];
+  localSecretIds: boolean;
+  token: TokenSettings;
+}
+
+interface SecretId {
+  accessor: string;
+  hash: string;
+  metadata: Record<string, string>;
+  cidrList: string[];
+  numUses: number;
+  ttl: number;
+  creationTime: number;
+  /** Milliseconds; null = never. */
+  expirationTime: number | null;
+}
+
+const ROLE_NAME = /^[A-Za-z0-9_.-]+$/;
+const INVALID = 'invalid role or secret ID';
+
+export function approleBackend(access: Access, ctx: BackendContext): Backend {
+  const roles = ctx.storage.view('role/');
+  const roleIds = ctx.storage.view('role_id/');
+  const secretIds = ctx.storage.view('secret_id/');
+  const accessors = ctx.storage.view('accessor/');
+  const now = () => access.core.clock.now();
+  const secretHash = (v: string) => access.tokens.hash(`approle:${ctx.mount.uuid}:${v}`);
+  const roleIdHash = (v: string) => access.tokens.hash(`approle-role-id:${ctx.mount.uuid}:${v}`);
+
+  async function loadRole(raw: string): Promise<Role> {
+    const role = await roles.get<Role>(raw.toLowerCase());
+    if (!role) throw badRequest(`role "${raw}" does not exist`);
+    return role;
+  }
+
+  /** Loads a live secret id of a role (expired ones are removed). */
+  async function liveSecret(role: Role, hash: string): Promise<SecretId | undefined> {
+    const entry = await secretIds.get<SecretId>(`${role.name}/${hash}`);
+    if (!entry) return undefined;
+    if (entry.expirationTime !== null && entry.expirationTime <= now()) {
+      await destroySecret(role.name, entry);
+      return undefined;
+    }
+    return entry;
+  }
+
+  async function destroySecret(roleName: string, entry: SecretId): Promise<void> {
+    await secretIds.delete(`${roleName}/${entry.hash}`);
+    await accessors.delete(entry.accessor);
+  }
+
+  function secretIdData(entry: SecretId): Record<string, unknown> {
+    const iso = (ms: number | null) => (ms === null ? '0001-01-01T00:00:00Z' : new Date(ms).toISOString());
+    return {
+      cidr_list: entry.cidrList,
+      creation_time: iso(entry.creationTime),
+      expiration_time: iso(entry.expirationTime),
+      last_updated_time: iso(entry.creationTime),
+      metadata: entry.metadata,
+      secret_id_accessor: entry.accessor,
+      secret_id_num_uses: entry.numUses,
+      secret_id_ttl: entry.ttl,
+      token_bound_cidrs: [],
+    };
+  }
+
+  async function issueSecretId(req: LogicalRequest, role: Role, custom?: string) {
+    const secretId = custom ?? randomUUID();
+    const hash = await secretHash(secretId);
+    if (await secretIds.get(`${role.name}/${hash}`)) throw badRequest('SecretID is already registered');
+    const ttlRequested = durationField(req.data, 'ttl');
+    const numUsesRequested = intField(req.data, 'num_uses');
+    if (ttlRequested !== undefined && ttlRequested < 0) throw badRequest('ttl cannot be negative');
+    if (numUsesRequested !== undefined && numUsesRequested < 0) throw badRequest('num_uses cannot be negative');
+    const ttl = ttlRequested !== undefined && (role.secretIdTtl === 0 || (ttlRequested > 0 && ttlRequested < role.secretIdTtl)) ? ttlRequested : role.secretIdTtl;
+    const numUses = numUsesRequested !== undefined && (role.secretIdNumUses === 0 || (numUsesRequested > 0 && numUsesRequested < role.secretIdNumUses)) ? numUsesRequested : role.secretIdNumUses;
+    const entry: SecretId = {
+      accessor: randomUUID(),
+      hash,
+      metadata: stringMapField(req.data, 'metadata') ?? {},
+      cidrList: stringListField(req.data, 'cidr_list') ?? [],
+      numUses,
+      ttl,
+      creationTime: now(),
+      expirationTime: ttl > 0 ? now() + ttl * 1000 : null,
+    };
+    await secretIds.put(`${role.name}/${hash}`, entry);
+    await accessors.put(entry.accessor, { role: role.name, hash });
+    return { data: { secret_id: secretId, secret_id_accessor: entry.accessor, secret_id_num_uses: numUses, secret_id_ttl: ttl } };
+  }
+
+  async function secretByAccessor(role: Role, accessor: string | undefined): Promise<SecretId | undefined> {
+    if (!accessor) throw badRequest('missing secret_id_accessor');
+    const index = await accessors.get<{ role: string; hash: string }>(accessor);
+    if (!index || index.role !== role.name) return undefined;
+    return liveSecret(role, index.hash);
+  }
+
+  function applyRoleFields(name: string, data: Record<string, unknown>, existing?: Role): Role {
+    const role: Role = existing
+      ? { ...existing }
+      : { name, roleId: randomUUID(), bindSecretId: true, secretIdNumUses: 0, secretIdTtl: 0, secretIdBoundCidrs: [], localSecretIds: false, token: emptyTokenSettings() };
+    role.bindSecretId = boolField(data, 'bind_secret_id') ?? role.bindSecretId;
+    const uses = intField(data, 'secret_id_num_uses');
+    if (uses !== undefined) {
+      if (uses < 0) throw badRequest('secret_id_num_uses cannot be negative');
+      role.secretIdNumUses = uses;
+    }
+    const ttl = durationField(data, 'secret_id_ttl');
+    if (ttl !== undefined) {
+      if (ttl < 0) throw badRequest('secret_id_ttl cannot be negative');
+      role.secretIdTtl = ttl;
+    }
+    role.secretIdBoundCidrs = stringListField(data, 'secret_id_bound_cidrs') ?? role.secretIdBoundCidrs;
+    if (!existing) role.localSecretIds = boolField(data, 'local_secret_ids') ?? false;
+    role.token = applyTokenSettings(data, role.token);
+    if (!role.bindSecretId && role.secretIdBoundCidrs.length === 0 && role.token.boundCidrs.length === 0) {
+      throw badRequest('at least one constraint should be enabled on the role');
+    }
+    return role;
+  }
+
+  const routes: BackendRoute[] = [
+    {
+      pattern: /^login$/,
+      operations: {
+        update: async (req) => {
+          const roleId = stringField(req.data, 'role_id');
+          if (!roleId) throw badRequest('missing role_id');
+          const index = await roleIds.get<{ name: string }>(await roleIdHash(roleId));
+          const role = index ? await roles.get<Role>(index.name) : undefined;
+          if (!role || !safeEqual(role.roleId, roleId)) throw badRequest(INVALID);
+          const meta: Record<string, string> = { role_name: role.name };
+          if (role.bindSecretId) {
+            const secretId = stringField(req.data, 'secret_id');
+            if (!secretId) throw badRequest('missing secret_id');
+            const hash = await secretHash(secretId);
+            const consumed = await secretIds.locked(`${role.name}/${hash}`, async () => {
+              const entry = await liveSecret(role, hash);
+              if (!entry) return undefined;
+              if (entry.numUses === 1) await destroySecret(role.name, entry);
+              else if (entry.numUses > 1) await secretIds.put(`${role.name}/${hash}`, { ...entry, numUses: entry.numUses - 1 });
+              return entry;
+            });
+            if (!consumed) throw badRequest(INVALID);
+            Object.assign(meta, consumed.metadata, { role_name: role.name });
+          }
+          return access.issueLoginToken(req, role.token, { meta, displayName: '' });
+        },
+      },
+    },
+    { pattern: /^role\/?$/, operations: { list: async () => listResponse((await roles.list('')).filter((k) => !k.endsWith('/'))) } },
+    {
+      pattern: /^role\/([^/]+)$/,
+      exists: async (_req, m) => (await roles.get(m[1].toLowerCase())) !== undefined,
+      operations: {
+        read: async (_req, m) => {
+          const role = await roles.get<Role>(m[1].toLowerCase());
+          if (!role) throw notFound();
+          return {
+            data: {
+              bind_secret_id: role.bindSecretId,
+              local_secret_ids: role.localSecretIds,
+              secret_id_bound_cidrs: role.secretIdBoundCidrs,
+              secret_id_num_uses: role.secretIdNumUses,
+              secret_id_ttl: role.secretIdTtl,
+              ...tokenSettingsData(role.token),
+            },
+          };
+        },
+        update: async (req, m) => {
+          const name = m[1].toLowerCase();
+          if (!ROLE_NAME.test(name)) throw badRequest('role_name contains invalid characters');
+          return roles.locked(name, async () => {
+            const existing = await roles.get<Role>(name);
+            const role = applyRoleFields(name, req.data, existing);
+            const customRoleId = stringField(req.data, 'role_id');
+            if (customRoleId) role.roleId = customRoleId;
+            if (!existing || role.roleId !== existing.roleId) {
+              if (existing) await roleIds.delete(await roleIdHash(existing.roleId));
+              await roleIds.put(await roleIdHash(role.roleId), { name });
+            }
+            await roles.put(name, role);
+            return null;
+          });
+        },
+        delete: async (_req, m) => {
+          const name = m[1].toLowerCase();
+          const role = await roles.get<Role>(name);
+          if (!role) return null;
+          for (const hash of await secretIds.list(`${name}/`)) {
+            const entry = await secretIds.get<SecretId>(`${name}/${hash}`);
+            if (entry) await destroySecret(name, entry);
+          }
+          await roleIds.delete(await roleIdHash(role.roleId));
+          await roles.delete(name);
+          return null;
+        },
+      },
+    },
+    {
+      pattern: /^role\/([^/]+)\/role-id$/,
+      operations: {
+        read: async (_req, m) => ({ data: { role_id: (await loadRole(m[1])).roleId } }),
+        update: async (req, m) => {
+          const role = await loadRole(m[1]);
+          const roleId = stringField(req.data, 'role_id');
+          if (!roleId) throw badRequest('missing role_id');
+          await roleIds.delete(await roleIdHash(role.roleId));
+          await roleIds.put(await roleIdHash(roleId), { name: role.name });
+          await roles.put(role.name, { ...role, roleId });
+          return null;
+        },
+      },
+    },
+    {
+      pattern: /^role\/([^/]+)\/secret-id\/?$/,
+      operations: {
+        update: async (req, m) => issueSecretId(req, await loadRole(m[1])),
+        list: async (_req, m) => {
+          const role = await loadRole(m[1]);
+          const keys: string[] = [];
+          for (const hash of await secretIds.list(`${role.name}/`)) {
+            const entry = await liveSecret(role, hash);
+            if (entry) keys.push(entry.accessor);
+          }
+          return listResponse(keys.sort());
+        },
+      },
+    },
+    {
+      pattern: /^role\/([^/]+)\/custom-secret-id$/,
+      operations: {
+        update: async (req, m) => {
+          const secretId = stringField(req.data, 'secret_id');
+          if (!secretId) throw badRequest('missing secret_id');
+          return issueSecretId(req, await loadRole(m[1]), secretId);
+        },
+      },
+    },
+    {
+      pattern: /^role\/([^/]+)\/secret-id\/(lookup|destroy)$/,
+      operations: {
+        update: async (req, m) => {
+          const role = await loadRole(m[1]);
+          const secretId = stringField(req.data, 'secret_id');
+          if (!secretId) throw badRequest('missing secret_id');
+          const entry = await liveSecret(role, await secretHash(secretId));
+          if (m[2] === 'destroy') {
+            if (entry) await destroySecret(role.name, entry);
+            return null;
+          }
+          if (!entry) throw notFound();
+          return { data: secretIdData(entry) };
+        },
+      },
+    },
+    {
+      pattern: /^role\/([^/]+)\/secret-id-accessor\/(lookup|destroy)$/,
+      operations: {
+        update: async (req, m) => {
+          const role = await loadRole(m[1]);
+          const entry = await secretByAccessor(role, stringField(req.data, 'secret_id_accessor'));
+          if (!entry) throw badRequest(`failed to find accessor entry for secret_id_accessor: "${stringField(req.data, 'secret_id_accessor')}"`);
+          if (m[2] === 'destroy') {
+            await destroySecret(role.name, entry);
+            return null;
+          }
+          return { data: secretIdData(entry) };
+        },
+      },
+    },
+  ];
+
+  return {
+    handle: (req) => dispatch(routes, req),
+    exists: (req) => existence(routes, req),
+    unauthenticatedPaths: ['login'],
+  };
+}

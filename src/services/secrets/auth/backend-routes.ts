@@ -1,0 +1,41 @@
+// A small path table for the access half's backends: a path pattern, the operations it serves, and an optional
+// existence check. Unknown paths answer 404 `unsupported path`; a known path with another operation 405.
+import { SecretsError, unsupportedOperation, type LogicalRequest, type LogicalResponse, type Operation } from '../contract.ts';
+
+export type RouteHandler = (req: LogicalRequest, match: RegExpMatchArray) => Promise<LogicalResponse | null>;
+
+export interface BackendRoute {
+  pattern: RegExp;
+  operations: Partial<Record<Operation, RouteHandler>>;
+  exists?: (req: LogicalRequest, match: RegExpMatchArray) => Promise<boolean>;
+}
+
+function find(routes: BackendRoute[], path: string): { route: BackendRoute; match: RegExpMatchArray } | undefined {
+  for (const route of routes) {
+    const match = path.match(route.pattern);
+    if (match) return { route, match };
+  }
+  return undefined;
+}
+
+export async function dispatch(routes: BackendRoute[], req: LogicalRequest): Promise<LogicalResponse | null> {
+  const found = find(routes, req.relativePath);
+  if (!found) throw new SecretsError(404, 'unsupported path');
+  // create and update share a handler unless a route tells them apart
+  const op = req.operation;
+  const handler = found.route.operations[op] ?? (op === 'create' ? found.route.operations.update : op === 'update' ? found.route.operations.create : undefined);
+  if (!handler) throw unsupportedOperation();
+  return handler(req, found.match);
+}
+
+export async function existence(routes: BackendRoute[], req: LogicalRequest): Promise<boolean> {
+  const found = find(routes, req.relativePath);
+  if (!found?.route.exists) return true;
+  return found.route.exists(req, found.match);
+}
+
+/** A LIST answer; an empty list is a 404 with no errors, as Vault answers it. */
+export function listResponse(keys: string[], keyInfo?: Record<string, unknown>): LogicalResponse {
+  if (keys.length === 0) throw new SecretsError(404, []);
+  return { data: keyInfo ? { keys, key_info: keyInfo } : { keys } };
+}

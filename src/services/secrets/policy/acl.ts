@@ -1,0 +1,162 @@
+// The ACL evaluator: the rules of a token's policies merged by pattern, then one decision per request.
+// The rule of the single highest-priority matching pattern applies; rules for the same pattern in several policies
+// are merged (capabilities united, deny sticky).
+import { isDeepStrictEqual } from 'node:util';
+import { comparePriority, compilePattern, patternMatches, type PathPattern } from './path-pattern.ts';
+import { CAPABILITIES, ROOT_POLICY, type Capability, type ParameterMap, type PathRule, type Policy } from './policy.ts';
+
+export type AclOperation = 'create' | 'read' | 'update' | 'patch' | 'delete' | 'list' | 'help';
+
+export interface MergedRule {
+  pattern: PathPattern;
+  capabilities: Set<Capability>;
+  allowedParameters?: ParameterMap;
+  deniedParameters?: ParameterMap;
+  requiredParameters?: string[];
+}
+
+export interface AclDecision {
+  allowed: boolean;
+  /** The matched rule grants sudo (or the token is root). */
+  sudo: boolean;
+  root: boolean;
+  /** Capabilities of the matched rule (empty when nothing matched). */
+  capabilities: Set<Capability>;
+}
+
+/** Operations whose parameters policies may constrain. */
+const PARAMETER_CHECKED: ReadonlySet<AclOperation> = new Set(['read', 'create', 'update', 'patch']);
+
+export class Acl {
+  readonly root: boolean;
+  readonly #exact = new Map<string, MergedRule>();
+  /** Wildcard rules, highest priority first: the first match is the one that applies. */
+  readonly #wildcards: MergedRule[] = [];
+
+  constructor(policies: readonly Policy[]) {
+    this.root = policies.some((p) => p.name === ROOT_POLICY);
+    const byPattern = new Map<string, MergedRule>();
+    for (const policy of policies) {
+      for (const rule of policy.rules) {
+        const existing = byPattern.get(rule.pattern);
+        byPattern.set(rule.pattern, existing ? mergeRule(existing, rule) : fromRule(rule));
+      }
+    }
+    for (const rule of byPattern.values()) {
+      if (rule.pattern.firstWildcard === Infinity) this.#exact.set(rule.pattern.raw, rule);
+      else this.#wildcards.push(rule);
+    }
+    this.#wildcards.sort((a, b) => comparePriority(b.pattern, a.pattern));
+  }
+
+  /** The rule that governs `path`, if any. */
+  ruleFor(path: string): MergedRule | undefined {
+    const exact = this.#exact.get(path);
+    if (exact) return exact;
+    return this.#wildcards.find((r) => patternMatches(r.pattern, path));
+  }
+
+  /**
+   * Decides one request. `path` is relative to the policy's namespace; lists end in `/`.
+   * `rootProtected`: the path needs sudo as well as the operation's capability.
+   */
+  evaluate(path: string, operation: AclOperation, opts: { rootProtected?: boolean; data?: Record<string, unknown> } = {}): AclDecision {
+    if (this.root) return { allowed: true, sudo: true, root: true, capabilities: new Set(CAPABILITIES.filter((c) => c !== 'deny')) };
+    const rule = this.ruleFor(path);
+    const capabilities = rule?.capabilities ?? new Set<Capability>();
+    const sudo = capabilities.has('sudo');
+    const denied = { allowed: false, sudo, root: false, capabilities };
+    if (!rule || capabilities.has('deny')) return denied;
+    const granted = operation === 'help' ? capabilities.size > 0 : capabilities.has(operation);
+    if (!granted) return denied;
+    if (opts.rootProtected && !sudo) return denied;
+    if (PARAMETER_CHECKED.has(operation) && !parametersAllowed(rule, opts.data ?? {})) return denied;
+    return { allowed: true, sudo, root: false, capabilities };
+  }
+
+  /** What sys/capabilities-self reports for a path: sorted names, `["root"]` for root, `["deny"]` for nothing. */
+  capabilities(path: string): string[] {
+    if (this.root) return ['root'];
+    const caps = this.ruleFor(path)?.capabilities;
+    if (!caps || caps.size === 0 || caps.has('deny')) return ['deny'];
+    return [...caps].sort();
+  }
+}
+
+function fromRule(rule: PathRule): MergedRule {
+  return {
+    pattern: compilePattern(rule.pattern),
+    capabilities: new Set(rule.capabilities),
+    allowedParameters: rule.allowedParameters,
+    deniedParameters: rule.deniedParameters,
+    requiredParameters: rule.requiredParameters,
+  };
+}
+
+function mergeRule(into: MergedRule, rule: PathRule): MergedRule {
+  const capabilities = new Set([...into.capabilities, ...rule.capabilities]);
+  return {
+    pattern: into.pattern,
+    capabilities: capabilities.has('deny') ? new Set<Capability>(['deny']) : capabilities,
+    allowedParameters: mergeParameters(into.allowedParameters, rule.allowedParameters),
+    deniedParameters: mergeParameters(into.deniedParameters, rule.deniedParameters),
+    requiredParameters:
+      into.requiredParameters || rule.requiredParameters
+        ? [...new Set([...(into.requiredParameters ?? []), ...(rule.requiredParameters ?? [])])]
+        : undefined,
+  };
+}
+
+/** Values are united; an empty list (any value) absorbs a non-empty one. */
+function mergeParameters(a?: ParameterMap, b?: ParameterMap): ParameterMap | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  const out: ParameterMap = { ...a };
+  for (const [key, values] of Object.entries(b)) {
+    const have = out[key];
+    out[key] = have === undefined ? values : have.length === 0 || values.length === 0 ? [] : [...have, ...values];
+  }
+  return out;
+}
+
+function parametersAllowed(rule: MergedRule, data: Record<string, unknown>): boolean {
+  const lowered = new Map(Object.entries(data).map(([k, v]) => [k.toLowerCase(), v]));
+  for (const required of rule.requiredParameters ?? []) if (!lowered.has(required)) return false;
+  if (lowered.size === 0) return true;
+  const denied = rule.deniedParameters;
+  if (denied && Object.keys(denied).length > 0) {
+    if ('*' in denied) return false;
+    for (const [name, value] of lowered) {
+      const list = denied[name];
+      if (list && valueInList(value, list)) return false;
+    }
+  }
+  const allowed = rule.allowedParameters;
+  if (!allowed || Object.keys(allowed).length === 0) return true;
+  const allowAll = '*' in allowed;
+  if (allowAll && Object.keys(allowed).length === 1) return true;
+  for (const [name, value] of lowered) {
+    const list = allowed[name];
+    if (list === undefined) {
+      if (!allowAll) return false;
+    } else if (!valueInList(value, list)) return false;
+  }
+  return true;
+}
+
+/** An empty list holds every value; a list value must have each item held; strings may match `*` globs. */
+function valueInList(value: unknown, list: unknown[]): boolean {
+  if (list.length === 0) return true;
+  if (Array.isArray(value)) return value.every((v) => valueInList(v, list));
+  return list.some((item) => (typeof item === 'string' && typeof value === 'string' ? globMatch(item, value) : isDeepStrictEqual(item, value)));
+}
+
+function globMatch(pattern: string, value: string): boolean {
+  if (pattern === '*') return true;
+  const starts = pattern.startsWith('*');
+  const ends = pattern.endsWith('*') && pattern.length > 1;
+  if (starts && ends) return value.includes(pattern.slice(1, -1));
+  if (starts) return value.endsWith(pattern.slice(1));
+  if (ends) return value.startsWith(pattern.slice(0, -1));
+  return pattern === value;
+}

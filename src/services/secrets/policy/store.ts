@@ -1,0 +1,77 @@
+// ACL policies per namespace, kept in the namespace's system view with their text and parsed rules (so a request
+// never re-parses). Compiled ACLs are cached per namespace and policy set, and dropped whenever a policy changes.
+import type { Namespace, SecretsCore } from '../contract.ts';
+import { Acl } from './acl.ts';
+import { DEFAULT_POLICY_TEXT } from './builtin.ts';
+import { parsePolicyText } from './parse.ts';
+import { DEFAULT_POLICY, ROOT_POLICY, type PathRule, type Policy } from './policy.ts';
+
+export interface StoredPolicy {
+  name: string;
+  text: string;
+  rules: PathRule[];
+}
+
+const ACL_CACHE_LIMIT = 1000;
+
+export class PolicyStore {
+  readonly #core: SecretsCore;
+  readonly #acls = new Map<string, Acl>();
+
+  constructor(core: SecretsCore) {
+    this.#core = core;
+  }
+
+  #view(ns: Namespace) {
+    return this.#core.systemStorage(ns).view('policy/acl/');
+  }
+
+  async get(ns: Namespace, name: string): Promise<StoredPolicy | undefined> {
+    if (name === ROOT_POLICY) return { name, text: '', rules: [] };
+    return this.#view(ns).get<StoredPolicy>(name);
+  }
+
+  /** Parses (throws PolicyParseError) and stores. */
+  async put(ns: Namespace, name: string, text: string): Promise<void> {
+    const rules = await parsePolicyText(text);
+    await this.#view(ns).put(name, { name, text, rules } satisfies StoredPolicy);
+    this.#acls.clear();
+  }
+
+  async delete(ns: Namespace, name: string): Promise<void> {
+    await this.#view(ns).delete(name);
+    this.#acls.clear();
+  }
+
+  /** Stored names plus `root`, sorted. */
+  async list(ns: Namespace): Promise<string[]> {
+    const names = (await this.#view(ns).list('')).filter((n) => !n.endsWith('/'));
+    return [...new Set([...names, ROOT_POLICY])].sort();
+  }
+
+  /** Seeds the default policy of a namespace once (later edits are kept). */
+  async seed(ns: Namespace): Promise<void> {
+    if (!(await this.#view(ns).get(DEFAULT_POLICY))) await this.put(ns, DEFAULT_POLICY, DEFAULT_POLICY_TEXT);
+  }
+
+  /** The ACL of a set of policy names in a namespace; unknown names contribute nothing. */
+  async acl(ns: Namespace, names: readonly string[]): Promise<Acl> {
+    const key = `${ns.id}\u0000${names.join(',')}`;
+    const cached = this.#acls.get(key);
+    if (cached) return cached;
+    const policies: Policy[] = [];
+    for (const name of names) {
+      const stored = await this.get(ns, name);
+      if (stored) policies.push({ name: stored.name, rules: stored.rules });
+    }
+    const acl = new Acl(policies);
+    if (this.#acls.size >= ACL_CACHE_LIMIT) this.#acls.clear();
+    this.#acls.set(key, acl);
+    return acl;
+  }
+
+  /** Forgets cached ACLs (another instance may have changed policies; called on namespace changes). */
+  invalidate(): void {
+    this.#acls.clear();
+  }
+}

@@ -1,0 +1,193 @@
+// The rules of token creation as one pure function: which policies, orphan or child, TTL, period and uses a new
+// token gets, given its parent, the caller's sudo right, an optional role and the mount's TTL limits.
+import { badRequest } from '../contract.ts';
+import { sanitizePolicyNames } from '../policy/policy.ts';
+import { boolField, durationField, intField, stringField, stringListField, stringMapField } from '../auth/fields.ts';
+import type { TokenEntry } from './entry.ts';
+import { calculateTtl, type TtlLimits } from './ttl.ts';
+import type { TokenRole } from './role.ts';
+
+export interface CreateTokenRequest {
+  id?: string;
+  policies?: string[];
+  meta?: Record<string, string>;
+  noParent: boolean;
+  noDefaultPolicy: boolean;
+  renewable?: boolean;
+  ttl?: number;
+  explicitMaxTtl?: number;
+  displayName?: string;
+  numUses: number;
+  period?: number;
+  type?: string;
+}
+
+export function decodeCreateRequest(data: Record<string, unknown>): CreateTokenRequest {
+  return {
+    id: stringField(data, 'id') || undefined,
+    policies: stringListField(data, 'policies'),
+    meta: stringMapField(data, 'meta'),
+    noParent: boolField(data, 'no_parent') ?? false,
+    noDefaultPolicy: boolField(data, 'no_default_policy') ?? false,
+    renewable: boolField(data, 'renewable'),
+    ttl: durationField(data, 'ttl') ?? durationField(data, 'lease'),
+    explicitMaxTtl: durationField(data, 'explicit_max_ttl'),
+    displayName: stringField(data, 'display_name'),
+    numUses: intField(data, 'num_uses') ?? 0,
+    period: durationField(data, 'period'),
+    type: stringField(data, 'type'),
+  };
+}
+
+export interface CreateContext {
+  parent: TokenEntry;
+  /** The caller holds root or sudo on the creation path. */
+  isSudo: boolean;
+  /** Called through create-orphan. */
+  orphanEndpoint: boolean;
+  role?: TokenRole;
+  now: number;
+  limits: TtlLimits;
+  /** Namespace the token is created in. */
+  namespaceId: string;
+  /** Path below the token mount (`create`, `create-orphan`, `create/<role>`). */
+  relativePath: string;
+}
+
+export interface CreatePlan {
+  entry: Omit<TokenEntry, 'hash' | 'accessor'>;
+  /** A caller-chosen token id (root/sudo only). */
+  id?: string;
+  warnings: string[];
+}
+
+const sanitizeDisplayName = (name: string) => `token-${name}`.replace(/[^a-zA-Z0-9-]/g, '-').replace(/-+$/, '');
+
+export function planTokenCreate(req: CreateTokenRequest, ctx: CreateContext): CreatePlan {
+  const { parent, isSudo, role } = ctx;
+  const warnings: string[] = [];
+  if (parent.numUses !== 0) throw badRequest('restricted use token cannot generate child tokens');
+  const type = role && role.tokenType !== 'default-service' && role.tokenType !== 'default' ? role.tokenType : req.type || 'service';
+  if (type === 'batch') throw badRequest('batch tokens are not supported by this server');
+  if (type !== 'service') throw badRequest("invalid 'token_type' value");
+  if (req.numUses < 0) throw badRequest('number of uses cannot be negative');
+  let renewable = req.renewable ?? true;
+  let path = `auth/token/${ctx.relativePath}`;
+  if (role) {
+    if (!role.renewable) renewable = false;
+    if (role.pathSuffix) path = `${path}/${role.pathSuffix}`;
+  }
+  if (req.id !== undefined) {
+    if (!isSudo) throw badRequest('root or sudo privileges required to specify token id');
+    if (ctx.namespaceId !== 'root') throw badRequest('token IDs can only be manually specified in the root namespace');
+    if (req.id.includes('.')) throw badRequest('token IDs can not contain a "."');
+  }
+
+  const policies = choosePolicies(req, ctx);
+  if (policies.includes('root') && !parent.policies.includes('root')) {
+    throw badRequest('root tokens may not be created without parent token being root');
+  }
+
+  let orphan: boolean;
+  if (role) orphan = role.orphan;
+  else if (req.noParent) {
+    if (!isSudo) throw badRequest('root or sudo privileges required to create orphan token');
+    orphan = true;
+  } else orphan = ctx.orphanEndpoint;
+
+  if (req.explicitMaxTtl !== undefined && req.explicitMaxTtl < 0) throw badRequest('explicit_max_ttl must be positive');
+  let explicitMaxTtl = req.explicitMaxTtl ?? 0;
+  let period = 0;
+  if (req.period !== undefined) {
+    if (req.period < 0) throw badRequest('period must be positive');
+    if (req.period > 0) {
+      if (!isSudo) throw badRequest('root or sudo privileges required to create periodic token');
+      period = req.period;
+    }
+  }
+  if (req.ttl !== undefined && req.ttl < 0) throw badRequest('ttl must be positive');
+  let ttl = req.ttl ?? 0;
+  if (role) {
+    if (role.explicitMaxTtl) {
+      if (explicitMaxTtl) warnings.push(`Explicit max TTL specified both during creation call and in role; using the lesser value of ${Math.min(role.explicitMaxTtl, explicitMaxTtl)} seconds`);
+      explicitMaxTtl = explicitMaxTtl ? Math.min(explicitMaxTtl, role.explicitMaxTtl) : role.explicitMaxTtl;
+    }
+    if (role.period) {
+      if (period) warnings.push(`Period specified both during creation call and in role; using the lesser value of ${Math.min(role.period, period)} seconds`);
+      period = period ? Math.min(period, role.period) : role.period;
+    }
+  }
+  if (period > 0 || ttl > 0 || !policies.includes('root')) {
+    const computed = calculateTtl({ limits: ctx.limits, now: ctx.now, issuedAt: ctx.now, requestedTtl: ttl, period, explicitMaxTtl });
+    ttl = computed.ttl;
+    warnings.push(...computed.warnings);
+  }
+  if (ttl === 0 && explicitMaxTtl > 0) ttl = explicitMaxTtl;
+  if (ttl === 0) {
+    if (parent.expireTime !== null) throw badRequest('expiring root tokens cannot create non-expiring root tokens');
+    renewable = false;
+  }
+  if (req.id !== undefined) warnings.push('Supplying a custom ID for the token uses the weaker SHA1 hashing instead of the more secure SHA2-256 HMAC for token obfuscation. SHA1 hashed tokens on the wire leads to less secure lookups.');
+
+  return {
+    id: req.id,
+    warnings,
+    entry: {
+      namespaceId: ctx.namespaceId,
+      parentHash: orphan ? null : parent.hash,
+      parentNamespaceId: orphan ? null : parent.namespaceId,
+      policies,
+      meta: req.meta && Object.keys(req.meta).length > 0 ? req.meta : null,
+      displayName: req.displayName ? sanitizeDisplayName(req.displayName) : 'token',
+      numUses: req.numUses,
+      creationTime: ctx.now,
+      creationTtl: ttl,
+      expireTime: ttl === 0 ? null : ctx.now + ttl * 1000,
+      explicitMaxTtl,
+      period,
+      renewable,
+      path,
+      role: role?.name ?? '',
+      entityId: orphan ? '' : parent.entityId,
+      lastRenewalTime: null,
+      backendMaxTtl: 0,
+    },
+  };
+}
+
+function choosePolicies(req: CreateTokenRequest, ctx: CreateContext): string[] {
+  const { parent, role, isSudo } = ctx;
+  const requested = req.policies && req.policies.length > 0 ? sanitizePolicyNames(req.policies) : undefined;
+  let chosen: string[];
+  let addDefault = false;
+  if (role && (role.allowedPolicies.length > 0 || role.disallowedPolicies.length > 0)) {
+    const roleDefault = !req.noDefaultPolicy && !role.disallowedPolicies.includes('default');
+    const withDefault = (list: string[]) => (roleDefault ? sanitizePolicyNames([...list, 'default']) : sanitizePolicyNames(list));
+    chosen = requested ? withDefault(requested) : [];
+    if (role.allowedPolicies.length > 0) {
+      const allowed = withDefault(role.allowedPolicies);
+      if (chosen.length === 0) chosen = allowed;
+      else if (!chosen.every((p) => allowed.includes(p))) {
+        throw badRequest(`token policies (${goList(chosen)}) must be subset of the role's allowed policies (${goList(allowed)})`);
+      }
+    } else if (chosen.length === 0) chosen = withDefault(parent.policies);
+    for (const p of chosen) {
+      if (role.disallowedPolicies.includes(p)) throw badRequest(`token policy "${p}" is disallowed by this role`);
+    }
+  } else if (!requested) {
+    chosen = parent.policies;
+  } else if (!isSudo) {
+    if (!requested.every((p) => parent.policies.includes(p))) throw badRequest('child policies must be subset of parent');
+    chosen = requested;
+    addDefault = !req.noDefaultPolicy && parent.policies.includes('default');
+  } else {
+    chosen = requested;
+    addDefault = !req.noDefaultPolicy;
+  }
+  let policies = sanitizePolicyNames(addDefault ? [...chosen, 'default'] : chosen);
+  if (req.noDefaultPolicy) policies = policies.filter((p) => p !== 'default');
+  // `root` in a list stands alone
+  return policies.includes('root') ? ['root'] : policies;
+}
+
+const goList = (items: string[]) => `[${items.map((i) => JSON.stringify(i)).join(' ')}]`;

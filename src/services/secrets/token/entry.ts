@@ -1,0 +1,119 @@
+// The token entry as stored (never holding the token itself, only its salted hash) and how it is shown:
+// the lookup data and the `auth` block of logins and token creation.
+import { randomBytes } from 'node:crypto';
+import type { AuthBlock } from '../contract.ts';
+
+export interface TokenEntry {
+  /** Salted hash of the token: the storage key. The clear token is never stored. */
+  hash: string;
+  accessor: string;
+  namespaceId: string;
+  /** Hash of the parent and the namespace it lives in; null for orphans. */
+  parentHash: string | null;
+  parentNamespaceId: string | null;
+  policies: string[];
+  meta: Record<string, string> | null;
+  displayName: string;
+  /** 0 = unlimited; -1 = the last use has been spent (refused from then on). */
+  numUses: number;
+  /** Milliseconds. */
+  creationTime: number;
+  /** Seconds; the TTL given at creation (0 = never expires). */
+  creationTtl: number;
+  /** Milliseconds; null = never expires. */
+  expireTime: number | null;
+  explicitMaxTtl: number;
+  period: number;
+  renewable: boolean;
+  /** Creation path (`auth/token/create`, `auth/userpass/login/bob`). */
+  path: string;
+  role: string;
+  entityId: string;
+  lastRenewalTime: number | null;
+  /** Max TTL (seconds) of the backend that issued it, caps renewals (0 = the mount's). */
+  backendMaxTtl: number;
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+function base62(length: number): string {
+  // rejection sampling keeps every character equally likely
+  let out = '';
+  while (out.length < length) {
+    for (const b of randomBytes(length * 2)) {
+      if (b < 248 && out.length < length) out += BASE62[b % 62];
+    }
+  }
+  return out;
+}
+
+const nsSuffix = (namespaceId: string) => (namespaceId === 'root' ? '' : `.${namespaceId}`);
+
+/** `hvs.` service tokens; tokens of other namespaces carry `.<namespace id>`. */
+export const newTokenId = (namespaceId: string): string => `hvs.${base62(24)}${nsSuffix(namespaceId)}`;
+export const newAccessor = (namespaceId: string): string => `${base62(24)}${nsSuffix(namespaceId)}`;
+
+/** The namespace id a token or accessor names by its suffix (`root` when none). */
+export function namespaceIdOf(tokenOrAccessor: string): string {
+  const parts = tokenOrAccessor.split('.');
+  const last = parts[parts.length - 1];
+  // `hvs.X` has two parts (no suffix); `hvs.X.ns` or `accessor.ns` carry one
+  if (tokenOrAccessor.startsWith('hvs.') || tokenOrAccessor.startsWith('s.')) return parts.length >= 3 ? last : 'root';
+  return parts.length >= 2 ? last : 'root';
+}
+
+export const isRootToken = (e: TokenEntry): boolean => e.policies.includes('root');
+
+/** Remaining seconds (0 for tokens that never expire). */
+export const remainingTtl = (e: TokenEntry, now: number): number => (e.expireTime === null ? 0 : Math.max(0, Math.floor((e.expireTime - now) / 1000)));
+
+export const isExpired = (e: TokenEntry, now: number): boolean => e.expireTime !== null && e.expireTime <= now;
+
+const unix = (ms: number) => Math.floor(ms / 1000);
+const rfc3339 = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/** Data of lookup, lookup-self and lookup-accessor (`id` is `` when looked up by accessor). */
+export function lookupData(e: TokenEntry, id: string, now: number, namespacePath: string): Record<string, unknown> {
+  const data: Record<string, unknown> = {
+    accessor: e.accessor,
+    creation_time: unix(e.creationTime),
+    creation_ttl: e.creationTtl,
+    display_name: e.displayName,
+    entity_id: e.entityId,
+    expire_time: e.expireTime === null ? null : rfc3339(e.expireTime),
+    explicit_max_ttl: e.explicitMaxTtl,
+    id,
+    issue_time: rfc3339(e.creationTime),
+    meta: e.meta,
+    num_uses: Math.max(0, e.numUses),
+    orphan: e.parentHash === null,
+    path: e.path,
+    policies: e.policies,
+    renewable: e.renewable && e.expireTime !== null,
+    ttl: remainingTtl(e, now),
+    type: 'service',
+  };
+  if (e.period) data.period = e.period;
+  if (e.role) data.role = e.role;
+  if (e.lastRenewalTime !== null) data.last_renewal_time = unix(e.lastRenewalTime);
+  if (e.namespaceId !== 'root') data.namespace_path = namespacePath;
+  return data;
+}
+
+/** The `auth` block for a token just issued or renewed. */
+export function authBlock(e: TokenEntry, clientToken: string, now: number): AuthBlock {
+  return {
+    client_token: clientToken,
+    accessor: e.accessor,
+    policies: e.policies,
+    token_policies: e.policies,
+    metadata: e.meta,
+    lease_duration: remainingTtl(e, now),
+    renewable: e.renewable && e.expireTime !== null,
+    entity_id: e.entityId,
+    token_type: 'service',
+    orphan: e.parentHash === null,
+    mfa_requirement: null,
+    num_uses: Math.max(0, e.numUses),
+  };
+}
