@@ -23,7 +23,7 @@ for (const database of DATABASES) {
       await client.write('kv1/app/db', { user: 'u', password: 'p' });
       await client.write('kv1/app/cfg/x', { ttl: '60', k: 1 });
       await client.write('kv1/top', { a: 'b' });
-      let res = await client.read('kv1/app/db');
+      const res = await client.read('kv1/app/db');
       assert.deepEqual(res.data, { user: 'u', password: 'p' });
       assert.equal(res.lease_duration, 2764800);
       assert.equal(res.lease_id, '');

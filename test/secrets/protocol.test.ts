@@ -1,0 +1,189 @@
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { DATABASES, call, type TestRuntime } from '../helpers/runtime.ts';
+import { ROOT, startSecrets, vault } from './helpers.ts';
+
+/** Sends raw bytes on one connection and collects what comes back until `responses` status lines arrived. */
+function rawExchange(url: string, bytes: string, responses: number): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let text = '';
+    socket.on('data', (d) => {
+      text += d.toString('latin1');
+      if ((text.match(/HTTP\/1\.1 \d{3}/g) ?? []).length >= responses && /\r\n\r\n/.test(text)) {
+        setTimeout(() => {
+          socket.destroy();
+          resolve(text);
+        }, 50);
+      }
+    });
+    socket.on('error', reject);
+    socket.write(bytes);
+  });
+}
+
+for (const database of DATABASES) {
+  describe(`secrets protocol: verbs, envelope, mounts, namespaces, help (${database})`, () => {
+    let t: TestRuntime;
+    let v: ReturnType<typeof vault>;
+    before(async () => {
+      t = await startSecrets(database);
+      v = vault(t);
+      await v('secret/data/a/b', { body: { data: { x: 1 } } });
+    });
+    after(async () => t.close());
+
+    it('accepts LIST, HELP and pipelined requests on one keep-alive connection', async () => {
+      const body = JSON.stringify({ data: { y: 'LIST /v1/secret/metadata/ HTTP/1.1\r\n\r\n' } });
+      const text = await rawExchange(
+        t.url('secrets'),
+        `LIST /v1/secret/metadata/ HTTP/1.1\r\nHost: x\r\nX-Vault-Token: ${ROOT}\r\n\r\n` +
+          `POST /v1/secret/data/c HTTP/1.1\r\nHost: x\r\nX-Vault-Token: ${ROOT}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}` +
+          `LIST /v1/secret/metadata/a HTTP/1.1\r\nHost: x\r\nX-Vault-Token: ${ROOT}\r\n\r\n`,
+        3,
+      );
+      const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]);
+      assert.deepEqual(statuses, ['200', '200', '200']);
+      assert.match(text, /"keys":\["a\/"\]/);
+      assert.match(text, /"keys":\["b"\]/);
+      const help = await rawExchange(t.url('secrets'), `HELP /v1/secret/data/a HTTP/1.1\r\nHost: x\r\nX-Vault-Token: ${ROOT}\r\n\r\n`, 1);
+      assert.match(help, /^HTTP\/1\.1 200/);
+      assert.match(help, /"openapi"/);
+    });
+
+    it('sets Vault response headers and renders the envelope with nulls; 204 without a body', async () => {
+      let res = await v('secret/data/a/b');
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+      assert.match(res.headers.get('content-type') ?? '', /application\/json/);
+      assert.deepEqual(Object.keys(res.body).sort(), ['auth', 'data', 'lease_duration', 'lease_id', 'mount_type', 'renewable', 'request_id', 'warnings', 'wrap_info']);
+      assert.equal(res.body.auth, null);
+      assert.equal(res.body.warnings, null);
+      res = await v('secret/metadata/a/b', { body: { max_versions: 3 } });
+      assert.equal(res.status, 204);
+      assert.equal(res.text, '');
+      res = await v('secret/data/a/b', { token: 'wrong' });
+      assert.equal(res.status, 403);
+      assert.match(res.body.errors[0], /\* permission denied\n/);
+      res = await call(`${t.url('secrets')}/v2/secret`);
+      assert.equal(res.status, 404);
+      assert.deepEqual(res.body, { errors: [] });
+      res = await v('secret/data/a/b?list=maybe');
+      assert.equal(res.status, 400);
+      res = await v('secret/data/a/b', { headers: { authorization: `Bearer ${ROOT}` }, token: null });
+      assert.equal(res.status, 200, 'Authorization: Bearer works');
+    });
+
+    it('enables, tunes, remounts and disables engines; conflicts and bad types are refused', async () => {
+      let res = await v('sys/mounts/team', { body: { type: 'kv-v2', description: 'team', config: { default_lease_ttl: '1h' } } });
+      assert.equal(res.status, 204);
+      res = await v('sys/mounts');
+      assert.deepEqual(res.body.data['team/'].options, { version: '2' });
+      assert.equal(res.body.data['team/'].config.default_lease_ttl, 3600);
+      res = await v('sys/mounts/team', { body: { type: 'kv' } });
+      assert.equal(res.status, 409);
+      assert.deepEqual(res.body, { errors: ['path is already in use at team/'] });
+      res = await v('sys/mounts/team/sub', { body: { type: 'kv' } });
+      assert.equal(res.status, 409);
+      res = await v('sys/mounts/other', { body: { type: 'nosuch' } });
+      assert.equal(res.status, 400);
+      res = await v('sys/mounts/other', { body: {} });
+      assert.equal(res.status, 400);
+      res = await v('sys/mounts/sys', { body: { type: 'kv' } });
+      assert.equal(res.status, 400);
+      assert.equal((await v('sys/mounts/other')).status, 400, 'nothing was mounted by rejected calls');
+
+      await v('team/data/k', { body: { data: { a: 1 } } });
+      res = await v('sys/mounts/team/tune', { body: { max_lease_ttl: '2h', description: 'tuned' } });
+      assert.equal(res.status, 204);
+      res = await v('sys/mounts/team/tune');
+      assert.equal(res.body.data.max_lease_ttl, 7200);
+      assert.equal(res.body.data.description, 'tuned');
+      res = await v('sys/remount', { body: { from: 'team', to: 'squad' } });
+      assert.equal(res.status, 200);
+      assert.deepEqual((await v('squad/data/k')).body.data.data, { a: 1 });
+      assert.equal((await v('team/data/k')).status, 404);
+
+      await v('sys/mounts/legacy', { body: { type: 'kv' } });
+      await v('legacy/x', { body: { a: 1 } });
+      res = await v('sys/mounts/legacy/tune', { body: { options: { version: '2' } } });
+      assert.equal(res.status, 204);
+      res = await v('sys/internal/ui/mounts/legacy/x');
+      assert.equal(res.body.data.options.version, '2');
+      assert.equal(res.body.data.path, 'legacy/');
+
+      assert.equal((await v('sys/mounts/squad', { method: 'DELETE' })).status, 204);
+      assert.equal((await v('squad/data/k')).status, 404);
+      assert.equal((await v('sys/mounts/squad', { method: 'DELETE' })).status, 204);
+    });
+
+    it('serves sys/internal/ui/mounts the way vault kv detects versions', async () => {
+      let res = await v('sys/internal/ui/mounts/secret/app/x');
+      assert.equal(res.status, 200);
+      assert.equal(res.body.data.path, 'secret/');
+      assert.equal(res.body.data.options.version, '2');
+      assert.equal(res.body.data.type, 'kv');
+      res = await v('sys/internal/ui/mounts/nothing/here');
+      assert.equal(res.status, 403);
+      assert.match(res.body.errors[0], /^preflight capability check returned 403/);
+      res = await v('sys/internal/ui/mounts/secret/x', { token: null });
+      assert.equal(res.status, 403);
+      res = await v('sys/internal/ui/mounts', { token: null });
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body.data.secret, {});
+    });
+
+    it('answers ?help=1 with markdown and an OpenAPI document relative to the path', async () => {
+      const res = await v('secret/?help=1');
+      assert.equal(res.status, 200);
+      assert.equal(typeof res.body.help, 'string');
+      assert.equal(res.body.openapi.openapi, '3.0.2');
+      assert.ok(res.body.openapi.paths['/data/{path}']);
+      const below = await v('secret/data?help=1');
+      assert.ok(below.body.openapi.paths['/{path}']);
+      assert.equal((await v('secret/?help=1', { token: null })).status, 403);
+    });
+
+    it('scopes everything by namespace, by header or path prefix equally, nested', async () => {
+      let res = await v('sys/namespaces/ns1', { body: { custom_metadata: { team: 'a' } } });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.data.path, 'ns1/');
+      assert.equal(res.body.data.id.length, 5);
+      res = await v('sys/namespaces/ns2', { body: {}, headers: { 'x-secrets-namespace': 'ns1/' } });
+      assert.equal(res.body.data.path, 'ns2/');
+      res = await v('sys/namespaces/bad name', { body: {} });
+      assert.equal(res.status, 400);
+      res = await v('sys/namespaces/sys', { body: {} });
+      assert.equal(res.status, 400);
+      res = await v('sys/namespaces?list=true');
+      assert.deepEqual(res.body.data.keys, ['ns1/']);
+      assert.equal(res.body.data.key_info['ns1/'].custom_metadata.team, 'a');
+
+      res = await v('sys/mounts/kvn', { body: { type: 'kv', options: { version: 2 } }, headers: { 'x-vault-namespace': 'ns1/ns2' } });
+      assert.equal(res.status, 204);
+      res = await v('ns1/ns2/kvn/data/k', { body: { data: { where: 'nested' } } });
+      assert.equal(res.status, 200);
+      res = await v('ns2/kvn/data/k', { headers: { 'x-secrets-namespace': 'ns1/' } });
+      assert.deepEqual(res.body.data.data, { where: 'nested' });
+      assert.equal(res.headers.get('x-secrets-namespace'), 'ns1/');
+      res = await v('kvn/data/k', { headers: { 'x-secrets-namespace': 'ns1/ns2/' } });
+      assert.deepEqual(res.body.data.data, { where: 'nested' });
+      assert.equal((await v('kvn/data/k')).status, 404, 'not visible from the root namespace');
+      res = await v('sys/internal/ui/mounts/kvn/k', { headers: { 'x-secrets-namespace': 'ns1/ns2/' } });
+      assert.equal(res.body.data.path, 'ns1/ns2/kvn/');
+      res = await v('sys/health', { headers: { 'x-secrets-namespace': 'ns1/' } });
+      assert.deepEqual(res.body, { errors: ['operation unavailable in namespaces'] });
+
+      res = await v('sys/namespaces/ns1', { method: 'DELETE' });
+      assert.equal(res.status, 400);
+      assert.deepEqual(res.body.errors, ['unable to delete namespace containing child namespaces']);
+      res = await v('sys/namespaces/ns2', { method: 'DELETE', headers: { 'x-secrets-namespace': 'ns1/' } });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.data.status, 'in-progress');
+      assert.equal((await v('ns1/ns2/kvn/data/k')).status, 404);
+      res = await v('sys/namespaces/ghost', { method: 'DELETE' });
+      assert.deepEqual(res.body.warnings, ['requested namespace does not exist']);
+    });
+  });
+}
