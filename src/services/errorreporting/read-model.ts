@@ -2,7 +2,7 @@
 import { decodePageToken, encodePageToken } from '../../core/google/index.ts';
 import { formatInstant, instantFromMs } from '../../core/time.ts';
 import { groupName } from './domain/project.ts';
-import { timedCounts, type EventsQuery, type GroupStatsQuery } from './domain/query.ts';
+import { bucketPlan, bucketsOf, type EventsQuery, type GroupStatsQuery } from './domain/query.ts';
 import type { ErrorStore, GroupAggregate, GroupRow, StoredEvent } from './store.ts';
 
 const wireTime = (ms: number) => formatInstant(instantFromMs(ms));
@@ -45,11 +45,12 @@ export async function listGroupStats(store: ErrorStore, projectId: string, q: Gr
   const page = visible.slice(offset, offset + pageSize);
   const ids = page.map((a) => a.groupId);
   // First and last seen ignore the time range, as the real API's do.
-  const [bounds, services, representatives, times] = await Promise.all([
+  const plan = q.timedCountDurationMs ? bucketPlan(q.timeRange, q.timedCountDurationMs, q.alignment, q.alignmentTimeMs) : undefined;
+  const [bounds, services, representatives, counts] = await Promise.all([
     store.aggregates(projectId, q.serviceFilter, undefined, ids),
     store.affectedServices(projectId, q.serviceFilter, q.timeRange, ids),
     store.latestEvents(projectId, q.serviceFilter, q.timeRange, ids),
-    q.timedCountDurationMs ? store.eventTimes(projectId, q.serviceFilter, q.timeRange, ids) : Promise.resolve([]),
+    plan ? store.bucketCounts(projectId, q.serviceFilter, q.timeRange, ids, plan) : Promise.resolve([]),
   ]);
   const boundsOf = new Map(bounds.map((b) => [b.groupId, b]));
   const representativeOf = new Map(representatives.map((e) => [e.groupId, e]));
@@ -61,9 +62,9 @@ export async function listGroupStats(store: ErrorStore, projectId: string, q: Gr
       count: String(a.count),
       affectedUsersCount: String(a.affectedUsers),
     };
-    if (q.timedCountDurationMs) {
-      const mine = times.filter((t) => t.groupId === a.groupId).map((t) => t.t);
-      stats.timedCounts = timedCounts(mine, q.timeRange, q.timedCountDurationMs, q.alignment, q.alignmentTimeMs).map((b) => ({
+    if (plan) {
+      const mine = counts.filter((c) => c.groupId === a.groupId);
+      stats.timedCounts = bucketsOf(plan, q.timeRange, mine).map((b) => ({
         count: String(b.count),
         startTime: wireTime(b.startMs),
         endTime: wireTime(b.endMs),

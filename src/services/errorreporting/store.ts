@@ -1,7 +1,7 @@
 // Queries of the error reporting tables. Routes and the read model call these; no SQL lives anywhere else.
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { defaultLogBucket, type LogBucketSettings } from './domain/log-bucket.ts';
-import type { ServiceFilter, TimeRange } from './domain/query.ts';
+import type { BucketPlan, ServiceFilter, TimeRange } from './domain/query.ts';
 import type { AcceptedEvent, ErrorContext } from './domain/report.ts';
 import type { ResolutionStatus } from './domain/group-update.ts';
 
@@ -160,9 +160,17 @@ export class ErrorStore {
     }));
   }
 
-  async eventTimes(projectId: string, filter: ServiceFilter, range: TimeRange, groupIds: string[]): Promise<Array<{ groupId: string; t: number }>> {
-    const rows = await this.#events(projectId, filter, range, groupIds).select(['group_id', 'event_time']).execute();
-    return rows.map((r) => ({ groupId: r.group_id, t: Number(r.event_time) }));
+  /** Events per group and bucket index of the plan (computed in SQL: every index is non-negative, so integer division is floor). */
+  async bucketCounts(projectId: string, filter: ServiceFilter, range: TimeRange, groupIds: string[], plan: BucketPlan) {
+    // Literals, not parameters: PostgreSQL matches the grouped expression to the selected one only when they are identical.
+    const origin = sql.lit(Math.trunc(plan.originMs));
+    const offset = plan.fromEnd ? sql`${origin} - event_time` : sql`event_time - ${origin}`;
+    const index = sql<number>`cast(${offset} as bigint) / cast(${sql.lit(Math.trunc(plan.durationMs))} as bigint)`;
+    const rows = await this.#events(projectId, filter, range, groupIds)
+      .select((eb) => ['group_id', index.as('k'), eb.fn.countAll().as('n')])
+      .groupBy(['group_id', index])
+      .execute();
+    return rows.map((r) => ({ groupId: r.group_id as string, index: Number(r.k), count: Number(r.n) }));
   }
 
   async affectedServices(projectId: string, filter: ServiceFilter, range: TimeRange, groupIds: string[]) {

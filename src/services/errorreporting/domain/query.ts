@@ -162,24 +162,46 @@ export interface Bucket {
 }
 
 /**
- * Counts event times into consecutive buckets of `durationMs` within the range. ALIGNMENT_EQUAL_AT_END aligns them on
- * the end of the range (the first may be shorter); ALIGNMENT_EQUAL_ROUNDED on `alignmentMs` (epoch, i.e. midnight UTC,
- * by default; the first and last may be shorter). Only buckets with events are returned, oldest first.
+ * How `timedCounts` cuts a range into consecutive buckets of `durationMs`. ALIGNMENT_EQUAL_AT_END aligns them on the
+ * end of the range (the first may be shorter): bucket k holds the times t with k*D <= end - t < (k+1)*D.
+ * ALIGNMENT_EQUAL_ROUNDED aligns them on `alignmentMs` (the epoch, i.e. midnight UTC, by default; the first and last
+ * may be shorter); its origin is moved back to or before the range start so that every index is non-negative.
  */
+export interface BucketPlan {
+  originMs: number;
+  durationMs: number;
+  fromEnd: boolean;
+}
+
+export function bucketPlan(range: TimeRange, durationMs: number, alignment: Alignment, alignmentMs = 0): BucketPlan {
+  if (alignment === 'ALIGNMENT_EQUAL_AT_END') return { originMs: range.endMs, durationMs, fromEnd: true };
+  const originMs = alignmentMs - Math.ceil((alignmentMs - range.beginMs) / durationMs) * durationMs;
+  return { originMs, durationMs, fromEnd: false };
+}
+
+export const bucketIndex = (plan: BucketPlan, t: number): number =>
+  Math.floor((plan.fromEnd ? plan.originMs - t : t - plan.originMs) / plan.durationMs);
+
+/** Turns per-index counts into buckets clipped to the range, oldest first; only buckets with events appear. */
+export function bucketsOf(plan: BucketPlan, range: TimeRange, counts: Array<{ index: number; count: number }>): Bucket[] {
+  const D = plan.durationMs;
+  return counts
+    .filter((c) => c.count > 0)
+    .map((c) => {
+      const start = plan.fromEnd ? plan.originMs - (c.index + 1) * D : plan.originMs + c.index * D;
+      return { startMs: Math.max(start, range.beginMs), endMs: Math.min(start + D, range.endMs), count: c.count };
+    })
+    .sort((a, b) => a.startMs - b.startMs);
+}
+
+/** Counts event times (within the range) into the buckets of a plan. */
 export function timedCounts(times: number[], range: TimeRange, durationMs: number, alignment: Alignment, alignmentMs = 0): Bucket[] {
-  const buckets = new Map<number, Bucket>();
+  const plan = bucketPlan(range, durationMs, alignment, alignmentMs);
+  const counts = new Map<number, number>();
   for (const t of times) {
     if (t <= range.beginMs || t > range.endMs) continue;
-    // At end: bucket k holds the times t with k*D <= end - t < (k+1)*D.
-    const start =
-      alignment === 'ALIGNMENT_EQUAL_AT_END'
-        ? range.endMs - (Math.floor((range.endMs - t) / durationMs) + 1) * durationMs
-        : alignmentMs + Math.floor((t - alignmentMs) / durationMs) * durationMs;
-    const bucket = buckets.get(start) ?? { startMs: start, endMs: start + durationMs, count: 0 };
-    bucket.count++;
-    buckets.set(start, bucket);
+    const k = bucketIndex(plan, t);
+    counts.set(k, (counts.get(k) ?? 0) + 1);
   }
-  return [...buckets.values()]
-    .sort((a, b) => a.startMs - b.startMs)
-    .map((b) => ({ startMs: Math.max(b.startMs, range.beginMs), endMs: Math.min(b.endMs, range.endMs), count: b.count }));
+  return bucketsOf(plan, range, [...counts].map(([index, count]) => ({ index, count })));
 }
