@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.ts';
+import { SingleFlight, backoffMs, claimRow, leaseIsFree } from './db/lease.ts';
 import { sortableId } from './ids.ts';
 import { nextDailyAt } from './time.ts';
 
@@ -31,7 +32,7 @@ export class Jobs {
   readonly #worker = `${hostname()}:${process.pid}:${sortableId().slice(-8)}`;
   /** Lease times are wall-clock: they measure process liveness, not domain time, which a manual clock may freeze. */
   readonly #wallNow: () => number;
-  #running: Promise<number> | null = null;
+  readonly #pass = new SingleFlight<number>();
 
   constructor(db: Kysely<any>, clock: Clock, log: Logger, wallNow: () => number) {
     this.#db = db;
@@ -106,12 +107,7 @@ export class Jobs {
 
   /** Runs every job that is due now, one at a time; resolves with how many ran. Concurrent calls share one pass. */
   runDue(): Promise<number> {
-    if (!this.#running) {
-      this.#running = this.#drain().finally(() => {
-        this.#running = null;
-      });
-    }
-    return this.#running;
+    return this.#pass.run(() => this.#drain());
   }
 
   async #drain(): Promise<number> {
@@ -134,20 +130,13 @@ export class Jobs {
       .select(['id', 'service', 'kind'])
       .where('status', '=', 'pending')
       .where('run_at', '<=', now)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', wall)]))
+      .where(leaseIsFree(wall))
       .orderBy('run_at')
       .limit(20)
       .execute();
     for (const c of candidates) {
       if (!this.#handlers.has(`${c.service}/${c.kind}`)) continue;
-      const claimed = await this.#db
-        .updateTable('core_jobs')
-        .set({ locked_by: this.#worker, locked_until: wall + LEASE_MS })
-        .where('id', '=', c.id)
-        .where('status', '=', 'pending')
-        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', wall)]))
-        .returningAll()
-        .executeTakeFirst();
+      const claimed = await claimRow(this.#db, 'core_jobs', c.id, wall, LEASE_MS, { locked_by: this.#worker });
       if (claimed) return { ...toJob(claimed), recur: claimed.recur };
     }
     return undefined;
@@ -176,7 +165,7 @@ export class Jobs {
         .updateTable('core_jobs')
         .set({
           attempts,
-          run_at: this.#clock.now() + Math.min(2 ** attempts * 1000, 3_600_000),
+          run_at: this.#clock.now() + backoffMs(attempts, 3_600_000),
           status: attempts >= MAX_ATTEMPTS && !job.recur ? 'failed' : 'pending',
           locked_by: null,
           locked_until: null,

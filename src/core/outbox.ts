@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.ts';
+import { SingleFlight, backoffMs, claimRow, leaseIsFree } from './db/lease.ts';
 import { sortableId } from './ids.ts';
 
 export type Channel = 'email' | 'sms' | 'webhook';
@@ -33,7 +34,7 @@ export class Outbox {
   readonly #clock: Clock;
   readonly #log: Logger;
   readonly #wallNow: () => number;
-  #running: Promise<number> | null = null;
+  readonly #pass = new SingleFlight<number>();
 
   constructor(db: Kysely<any>, clock: Clock, log: Logger, wallNow: () => number) {
     this.#db = db;
@@ -86,12 +87,7 @@ export class Outbox {
 
   /** Delivers every message that is due; resolves with how many were attempted. Concurrent calls share one pass. */
   deliverDue(): Promise<number> {
-    if (!this.#running) {
-      this.#running = this.#drain().finally(() => {
-        this.#running = null;
-      });
-    }
-    return this.#running;
+    return this.#pass.run(() => this.#drain());
   }
 
   async #drain(): Promise<number> {
@@ -102,22 +98,16 @@ export class Outbox {
       .selectAll()
       .where('status', '=', 'pending')
       .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', wall)]))
+      .where(leaseIsFree(wall))
       .orderBy('next_attempt_at')
       .limit(100)
       .execute();
     let attempted = 0;
     for (const row of due) {
-      const claimed = await this.#db
-        .updateTable('core_outbox')
-        .set({ locked_until: wall + 30_000 })
-        .where('id', '=', row.id)
-        .where('status', '=', 'pending')
-        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', wall)]))
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 0) continue;
+      const claimed = await claimRow(this.#db, 'core_outbox', row.id, wall, 30_000);
+      if (!claimed) continue;
       attempted++;
-      await this.#deliver(toMessage(row));
+      await this.#deliver(toMessage(claimed));
     }
     return attempted;
   }
@@ -159,7 +149,7 @@ export class Outbox {
         last_status: status,
         last_error: error,
         delivered_at: delivered ? this.#clock.now() : null,
-        next_attempt_at: this.#clock.now() + Math.min(2 ** attempts * 1000, 600_000),
+        next_attempt_at: this.#clock.now() + backoffMs(attempts, 600_000),
         locked_until: null,
       })
       .where('id', '=', msg.id)
