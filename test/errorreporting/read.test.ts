@@ -57,6 +57,11 @@ for (const database of DATABASES) {
       assert.deepEqual(a.representative.context.httpRequest, { method: 'GET', url: '/x', responseStatusCode: 500 });
     });
 
+    it('honours the fields selector', async () => {
+      const res = await get(`groupStats?groupId=${groupA}&fields=errorGroupStats(count,group/groupId)`);
+      assert.deepEqual(res.body, { errorGroupStats: [{ count: '3', group: { groupId: groupA } }] });
+    });
+
     it('aligns timed counts on a rounded alignment time', async () => {
       const res = await get(`groupStats?groupId=${groupA}&timedCountDuration=1800s&alignment=ALIGNMENT_EQUAL_ROUNDED&alignmentTime=2026-03-01T00:15:00Z`);
       assert.deepEqual(res.body.errorGroupStats[0].timedCounts, [

@@ -25,10 +25,10 @@ export const manifest: ServiceManifest = {
     groupRoutes(app, ctx, store);
     app.all('/v1beta1/projects/:projectId/locations/*', unimplemented('Location-scoped Error Reporting methods'));
   },
-  async credentials() {
+  async credentials(ctx) {
     return [
-      { label: 'report', value: 'POST /v1beta1/projects/<project>/events:report?key=<dev API key>' },
-      { label: 'read', value: 'Authorization: Bearer <dev token> (scope cloud-platform)' },
+      { label: 'API key (?key=), reports', value: ctx.dev.apiKey },
+      { label: 'Bearer token (cloud-platform), reports and reads', value: ctx.dev.token },
     ];
   },
   async admin(app, ctx) {
