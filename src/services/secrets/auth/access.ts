@@ -120,13 +120,16 @@ export class Access implements Authorizer {
   ): Promise<LogicalResponse> {
     const now = this.core.clock.now();
     const policies = sanitizePolicyNames([...(opts.policies ?? settings.policies), ...(settings.noDefaultPolicy ? [] : ['default'])]);
+    const limits = limitsOf(req.mount?.config);
+    // the issuing mount's max (or the user's or role's own, when lower) keeps capping the token's renewals
+    const backendMaxTtl = settings.maxTtl > 0 ? Math.min(settings.maxTtl, limits.maxTtl) : limits.maxTtl;
     const { ttl, warnings } = calculateTtl({
-      limits: limitsOf(req.mount?.config),
+      limits,
       now,
       issuedAt: now,
       requestedTtl: settings.ttl,
       period: settings.period,
-      backendMaxTtl: settings.maxTtl,
+      backendMaxTtl,
       explicitMaxTtl: settings.explicitMaxTtl,
     });
     const mountName = (req.mount?.path ?? req.mountPath.replace(/^auth\//, '')).replace(/\/$/, '').replaceAll('/', '-');
@@ -148,7 +151,7 @@ export class Access implements Authorizer {
       role: '',
       entityId: '',
       lastRenewalTime: null,
-      backendMaxTtl: settings.maxTtl,
+      backendMaxTtl,
     });
     return { auth: authBlock(entry, id, now), warnings: warnings.length ? warnings : undefined };
   }
