@@ -1,6 +1,6 @@
 // What happens on the hosted payment page: field-guard logins (with lockout), and payment attempts through the
 // gateway's processing path, including the 3-D Secure challenge round trip. One attempt at a time per token.
-import { payError, PaymentsError, type AuthInput, type AuthResponse, type Merchant, type PaymentsDeps } from '../contract.ts';
+import { payError, PaymentsError, type AuthResponse, type Decision, type Merchant, type PaymentsDeps } from '../contract.ts';
 import { allGuardsPass } from './domain/field-guard.ts';
 import { guardLockState, type LockState } from './domain/guard-lockout.ts';
 import { transition } from './domain/token-state.ts';
@@ -68,16 +68,16 @@ export class PaylinkCheckout {
     if (!(await this.store.claimPayment(t.seq, this.now, ATTEMPT_LEASE_MS))) {
       return { kind: 'refused', message: 'A payment for this request is already in progress or complete.' };
     }
-    let input: AuthInput;
+    let decision: Decision;
     try {
-      input = this.deps.parseAuthRequest(this.authRequest(t, card));
+      decision = await this.deps.authorise(merchant, this.deps.parseAuthRequest(this.authRequest(t, card)), { source: 'paylink', requestId });
     } catch (err) {
+      // Refused before reaching the acquirer (bad card data, a duplicate): the token stays payable.
       await this.store.releasePayment(t.seq);
       if (!(err instanceof PaymentsError)) throw err;
       await this.store.addEvent(t.seq, this.now, EV.paymentError, `Card details refused (${err.code})`);
       return { kind: 'refused', message: err.message };
     }
-    const decision = await this.deps.authorise(merchant, input, { source: 'paylink', requestId });
     if ('RequestChallenged' in decision) {
       const c = decision.RequestChallenged;
       await this.store.addEvent(t.seq, this.now, EV.challenged, 'Card holder authentication (3-D Secure) challenge started');

@@ -17,7 +17,6 @@ const AUTH_FIELDS = [
   'amount', 'cardnumber', 'expmonth', 'expyear', 'identifier', 'csc', 'currency', 'avs_postcode_policy', 'csc_policy',
   'duplicate_policy', 'match_avsa', 'bill_to', 'ship_to', 'name_on_card', 'trans_info', 'tag', 'threedsecure',
 ];
-const NUMERIC_FIELDS = ['amount', 'expmonth', 'expyear', 'merchantid'];
 
 interface Redirects {
   success?: string;
@@ -26,7 +25,7 @@ interface Redirects {
 
 export function registerDirectAuthRoutes(app: FastifyInstance, deps: PaymentsDeps, store: DirectStore): void {
   app.post('/direct/auth', async (req, reply) => {
-    const raw = numericStrings(withNestedFormFields(deps.bodyOf(req, 'DirectPostRequest')));
+    const raw = withNestedFormFields(deps.bodyOf(req, 'DirectPostRequest'));
     const redirects = readRedirects(req, raw);
     const { merchant, licenceKey } = await callerMerchant(req, raw, deps, store);
     try {
@@ -113,7 +112,7 @@ async function callerMerchant(req: FastifyRequest, raw: Record<string, unknown>,
   if (!record) throw payError(403, 'S004', 'The domain key is not valid.');
   const host = callingHost(header(req, 'origin'), header(req, 'referer'));
   if (!host || !hostAllowed(host, record.domains)) throw payError(403, 'S005', 'The domain key is not registered for the calling page.');
-  if (raw.merchantid !== undefined && raw.merchantid !== '' && Number(raw.merchantid) !== record.merchantid) {
+  if (raw.merchantid !== undefined && raw.merchantid !== '' && String(raw.merchantid) !== String(record.merchantid)) {
     throw payError(403, 'S002', 'The domain key belongs to another merchant.');
   }
   const merchant = await deps.findMerchant(record.merchantid);
@@ -143,14 +142,13 @@ function header(req: FastifyRequest, name: string): string | undefined {
 }
 
 function pick(raw: Record<string, unknown>, names: string[]): Record<string, unknown> {
-  return Object.fromEntries(names.filter((n) => raw[n] !== undefined && raw[n] !== '').map((n) => [n, raw[n]]));
+  return withMarkers(raw, Object.fromEntries(names.filter((n) => raw[n] !== undefined && raw[n] !== '').map((n) => [n, raw[n]])));
 }
 
-/** Form fields are text: whole-number fields are read as numbers so the same validation applies to every format. */
-function numericStrings(raw: Record<string, unknown>): Record<string, unknown> {
-  const out = { ...raw };
-  for (const n of NUMERIC_FIELDS) if (typeof out[n] === 'string' && /^\d{1,12}$/.test(out[n] as string)) out[n] = Number(out[n]);
-  return out;
+/** Keeps the parser's markers (symbol keys, such as "these values are text") on a reshaped body. */
+function withMarkers(from: Record<string, unknown>, to: Record<string, unknown>): Record<string, unknown> {
+  for (const s of Object.getOwnPropertySymbols(from)) (to as any)[s] = (from as any)[s];
+  return to;
 }
 
 /** A form has no objects: `bill_to.postcode` or `bill_to[postcode]` fields become `bill_to: { postcode }`. */
@@ -165,5 +163,5 @@ function withNestedFormFields(raw: Record<string, unknown>): Record<string, unkn
     const parent = (out[m[1]] ??= {}) as Record<string, unknown>;
     if (typeof parent === 'object') parent[m[2]] = value;
   }
-  return out;
+  return withMarkers(raw, out);
 }
