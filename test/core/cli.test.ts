@@ -64,7 +64,7 @@ describe('twinstack command', () => {
       assert.match(out, new RegExp(`errorreporting\\s+http://127\\.0\\.0\\.1:${base + 4}`));
       const health = await fetch(`http://127.0.0.1:${base}/health`);
       assert.equal(health.status, 200);
-      const body = await health.json();
+      const body = (await health.json()) as { database: { dialect: string }; services: Record<string, unknown> };
       assert.equal(body.database.dialect, 'sqlite');
       assert.equal(Object.keys(body.services).length, 9);
     } finally {
