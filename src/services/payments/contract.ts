@@ -146,8 +146,10 @@ export interface AuthInput {
   ship_to?: ContactDetails;
   name_on_card?: string;
   trans_info?: string;
-  /** 'A' or a pre-auth request makes a pre-authorisation awaiting capture. */
+  /** Passed to the acquirer as given; 'P' also asks for a pre-authorisation. */
   trans_type?: string;
+  /** A pre-authorisation: approved as trans_status P, settled only once captured. */
+  pre_auth?: boolean;
   tag?: string[];
   threedsecure?: { merchant_termurl?: string; tds_policy?: '0' | '1' | '2'; [k: string]: unknown };
 }

@@ -1,0 +1,84 @@
+// Payment clients are principals of kind `payment_client`; their licence key is an encrypted `licence_key`
+// credential (the server must read it back to verify API keys, MACs and digests).
+import { randomBytes } from 'node:crypto';
+import type { Identity } from '../../core/identity.ts';
+import type { Client } from './contract.ts';
+
+export const CLIENT_KIND = 'payment_client';
+
+export class Clients {
+  readonly #identity: Identity;
+  // Licence keys are read on every request; the cache is dropped whenever a client changes.
+  readonly #keys = new Map<string, string>();
+
+  constructor(identity: Identity) {
+    this.#identity = identity;
+  }
+
+  async get(clientid: string): Promise<Client | undefined> {
+    const p = await this.#identity.getPrincipal(clientid);
+    return p && p.kind === CLIENT_KIND ? { clientid: p.id, name: p.name } : undefined;
+  }
+
+  async list(): Promise<Client[]> {
+    return (await this.#identity.listPrincipals(CLIENT_KIND)).map((p) => ({ clientid: p.id, name: p.name }));
+  }
+
+  async licenceKeyOf(clientid: string): Promise<string | undefined> {
+    const cached = this.#keys.get(clientid);
+    if (cached !== undefined) return cached;
+    const client = await this.get(clientid);
+    if (!client) return undefined;
+    const credential = (await this.#identity.listCredentials(clientid)).filter((c) => c.type === 'licence_key').at(-1);
+    const key = credential ? await this.#identity.secretOf(credential.id) : undefined;
+    if (key !== undefined) this.#keys.set(clientid, key);
+    return key;
+  }
+
+  /**
+   * Creates the client, or renames it; `licenceKey` replaces its key (a random one is made for a new client without
+   * one). Answers the licence key when it was set or made now.
+   */
+  async upsert(input: { clientid: string; name: string; licenceKey?: string }): Promise<string | undefined> {
+    await this.#identity.upsertPrincipal({ id: input.clientid, kind: CLIENT_KIND, name: input.name });
+    const existing = (await this.#identity.listCredentials(input.clientid)).filter((c) => c.type === 'licence_key');
+    let issued: string | undefined;
+    if (input.licenceKey !== undefined) {
+      if ((await this.licenceKeyOf(input.clientid)) !== input.licenceKey) {
+        for (const c of existing) await this.#identity.deleteCredential(c.id);
+        issued = (await this.#issue(input.clientid, input.licenceKey)).value;
+      }
+    } else if (existing.length === 0) {
+      issued = (await this.#issue(input.clientid)).value;
+    }
+    this.#keys.delete(input.clientid);
+    return issued;
+  }
+
+  async delete(clientid: string): Promise<boolean> {
+    this.#keys.delete(clientid);
+    if (!(await this.get(clientid))) return false;
+    return this.#identity.deletePrincipal(clientid);
+  }
+
+  forget(): void {
+    this.#keys.clear();
+  }
+
+  #issue(clientid: string, value?: string) {
+    return this.#identity.issueCredential({
+      principalId: clientid,
+      type: 'licence_key',
+      value: value ?? randomLicenceKey(),
+      label: 'payments licence key',
+      keepSecret: true,
+    });
+  }
+}
+
+/** 16 upper-case letters and digits, the shape of issued licence keys. */
+export function randomLicenceKey(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  const bytes = randomBytes(16);
+  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('');
+}

@@ -1,0 +1,392 @@
+// Processing: authorisation (with duplicate detection, the sandbox acquirer and 3-D Secure), the 3DS completion,
+// capture, void, refund and retrieve. Declines are answers, not errors; refusals are PaymentsErrors.
+import type { Clock } from '../../core/clock.ts';
+import type { Vault } from '../../core/crypto.ts';
+import { randomHex, uuid } from '../../core/ids.ts';
+import { payError, type AuthInput, type AuthResponse, type Decision, type Merchant, type PaymentSource, type RequestChallenged } from './contract.ts';
+import type { Clients } from './clients.ts';
+import { binInfo, isExpired, luhnValid, maskPan } from './domain/card.ts';
+import { responseDigest } from './domain/digest.ts';
+import { decimalAmount } from './domain/money.ts';
+import { effectivePolicies } from './domain/policies.ts';
+import { acquire, AUTH_CODES, type AcquirerOutcome } from './domain/sandbox.ts';
+import { challengeResult, threeDsFor } from './domain/three-d-secure.ts';
+import { decodeMessage, encodeMessage, MESSAGE_VERSION, type CReq, type CRes } from './domain/three-d-secure-messages.ts';
+import { captureRefusal, refundRefusal, resultWord, voidRefusal, type Refusal } from './domain/transaction-states.ts';
+import type { MerchantStore } from './store/merchants.ts';
+import { DuplicateGuard, TransactionStore, type PendingChallenge, type Tx, type TxChecks } from './store/transactions.ts';
+
+const RETRIEVE_DAYS_MS = 90 * 24 * 3600_000;
+const RETRIEVE_LIMIT = 5;
+
+export interface ProcessorDeps {
+  merchants: MerchantStore;
+  transactions: TransactionStore;
+  duplicates: DuplicateGuard;
+  clients: Clients;
+  vault: Vault;
+  clock: Clock;
+  /** The service's public address, for the ACS link (known once the listener is up). */
+  baseUrl: () => string;
+}
+
+export interface AuthOptions {
+  source: PaymentSource;
+  requestId: string;
+  /** Merchant-initiated charges skip 3-D Secure. */
+  skipThreeDs?: boolean;
+}
+
+/** Which transaction a capture, void or retrieve names. */
+export type TxRef = { identifier: string; transno?: undefined } | { transno: number; identifier?: undefined };
+
+const refuse = (r: Refusal, identifier?: string) => payError(422, r.code, r.message, identifier);
+
+export class Processor {
+  readonly #d: ProcessorDeps;
+  constructor(deps: ProcessorDeps) {
+    this.#d = deps;
+  }
+
+  async authorise(merchant: Merchant, input: AuthInput, options: AuthOptions): Promise<Decision> {
+    const d = this.#d;
+    const now = d.clock.now();
+    if (input.merchantid !== merchant.merchantid) throw payError(403, 'S002', 'The merchant id does not match the request');
+    const bin = binInfo(input.cardnumber);
+    if (!luhnValid(input.cardnumber)) throw payError(422, 'C002', 'Card number failed the Luhn check', input.identifier);
+    if (!bin) throw payError(422, 'C022', 'Card BIN not found', input.identifier);
+    if (isExpired(input.expmonth, input.expyear, now)) throw payError(422, 'C006', 'Card has expired', input.identifier);
+    if (input.csc !== undefined && input.csc.length !== bin.cscLength) {
+      throw payError(422, 'C026', `The CSC of a ${bin.scheme} card has ${bin.cscLength} digits`, input.identifier);
+    }
+    const currency = input.currency ?? merchant.currency;
+    if (currency !== merchant.currency) throw payError(422, 'D016', `Currency ${currency} is not set up for merchant ${merchant.merchantid}`, input.identifier);
+    const policies = effectivePolicies(merchant, input);
+    const preAuth = input.pre_auth === true || input.trans_type === 'P';
+    const licenceKey = (await d.clients.licenceKeyOf(merchant.clientid)) ?? '';
+
+    // Duplicate detection: the identifier and card inside the merchant's window; the CSC is never part of it.
+    let dupKey: string | undefined;
+    if (policies.duplicate === '1') {
+      dupKey = d.vault.lookupHash(`payments-dup:${merchant.merchantid}:${input.identifier}:${input.cardnumber}:${input.expmonth}/${input.expyear}`);
+      if (!(await d.duplicates.claim(merchant.merchantid, dupKey, now + merchant.duplicateWindowSeconds * 1000, now))) {
+        return { AuthResponse: rejection(merchant, input, currency, 'T001', 'Duplicate transaction', now, licenceKey, options.requestId) };
+      }
+    }
+
+    try {
+      const transno = await d.merchants.nextTransno(merchant.merchantid);
+      const base: Tx = { ...newTx(merchant, input, currency, transno, now), id: uuid(), source: options.source, trans_type: preAuth ? 'P' : 'S' };
+      const acquirerInput = {
+        amount: input.amount,
+        csc: input.csc,
+        cscLength: bin.cscLength,
+        policies,
+        postcode: input.bill_to?.postcode,
+        address1: input.bill_to?.address1,
+        preAuth,
+      };
+
+      const tds = input.threedsecure;
+      const threeDsApplies = merchant.threeDSecure && tds !== undefined && tds.tds_policy !== '2' && !options.skipThreeDs;
+      let tx: Tx;
+      if (!threeDsApplies) {
+        tx = withOutcome(base, acquire(acquirerInput), {});
+      } else {
+        const tdsOutcome = threeDsFor(input.csc);
+        if (tdsOutcome.kind === 'error') {
+          tx = { ...base, result: 2, result_code: 'D047', result_message: tdsOutcome.message, trans_status: 'R', checks: { ...base.checks, authen_result: 'U' } };
+        } else if (tdsOutcome.kind === 'frictionless') {
+          const auth = { authen_result: tdsOutcome.authen_result, eci: tdsOutcome.eci, cavv: tdsOutcome.proceed ? randomHex(14).slice(0, 28) : '' };
+          tx = tdsOutcome.proceed
+            ? withOutcome(base, acquire(acquirerInput), auth)
+            : { ...base, result: 0, result_code: '098', result_message: tdsOutcome.message, trans_status: 'D', checks: { ...base.checks, ...auth } };
+        } else {
+          // A challenge: the acquirer outcome is decided now (the CSC is not kept), the ACS result comes later.
+          const threedsId = uuid();
+          const pending: PendingChallenge = { termurl: tds?.merchant_termurl, acsTransId: uuid(), outcome: acquire(acquirerInput), dupKey };
+          tx = { ...base, trans_status: 'H', result: 21, result_code: '050', result_message: 'Waiting authorisation: 3-D Secure challenge required', threeds_id: threedsId, threeds: pending };
+          await d.transactions.insert(tx);
+          const creq: CReq = { threeDSServerTransID: threedsId, acsTransID: pending.acsTransId, messageType: 'CReq', messageVersion: MESSAGE_VERSION, challengeWindowSize: '05' };
+          const challenge: RequestChallenged = {
+            acs_url: `${d.baseUrl()}/3dsv2/acs`,
+            creq: encodeMessage(creq),
+            merchantid: merchant.merchantid,
+            threedserver_trans_id: threedsId,
+            transno,
+          };
+          dupKey = undefined; // the slot stays held while the challenge is open
+          return { RequestChallenged: challenge };
+        }
+      }
+      await d.transactions.insert(tx);
+      if (tx.result === 1) dupKey = undefined;
+      return { AuthResponse: authResponse(tx, licenceKey, options.requestId) };
+    } finally {
+      // Only approvals (and open challenges) hold the duplicate slot: a declined attempt may be retried.
+      if (dupKey) await d.duplicates.release(merchant.merchantid, dupKey);
+    }
+  }
+
+  /** The simulated ACS delivers the challenge result (RReq) and gets the cres for the browser; undefined if unknown. */
+  async acsResult(creqText: unknown, transStatus: string): Promise<{ cres: string; termurl?: string } | undefined> {
+    const creq = decodeMessage<CReq>(creqText, 'CReq');
+    if (!creq) return undefined;
+    const tx = await this.#d.transactions.byThreeDs(creq.threeDSServerTransID);
+    if (!tx || !tx.threeds || tx.threeds.acsTransId !== creq.acsTransID) return undefined;
+    const status = ['Y', 'N', 'A', 'U', 'R'].includes(transStatus) ? transStatus : 'N';
+    if (tx.trans_status === 'H' && !tx.threeds.acsResult) {
+      await this.#d.transactions.recordAcsResult(tx.id, { ...tx.threeds, acsResult: status }, this.#d.clock.now());
+    }
+    const fresh = (await this.#d.transactions.byThreeDs(creq.threeDSServerTransID))!;
+    const delivered = fresh.threeds?.acsResult ?? status;
+    const cres: CRes = { threeDSServerTransID: creq.threeDSServerTransID, acsTransID: creq.acsTransID, messageType: 'CRes', messageVersion: MESSAGE_VERSION, transStatus: delivered };
+    return { cres: encodeMessage(cres), termurl: tx.threeds.termurl };
+  }
+
+  /** Whether a CReq names an open challenge (the ACS page shows it). */
+  async challengeFor(creqText: unknown): Promise<{ tx: Tx; creq: CReq } | undefined> {
+    const creq = decodeMessage<CReq>(creqText, 'CReq');
+    if (!creq) return undefined;
+    const tx = await this.#d.transactions.byThreeDs(creq.threeDSServerTransID);
+    if (!tx || tx.trans_status !== 'H' || tx.threeds?.acsTransId !== creq.acsTransID) return undefined;
+    return { tx, creq };
+  }
+
+  /** The transaction a cres is about (for the caller to check ownership), or a P030 refusal. */
+  async transactionOfCres(cresText: unknown): Promise<Tx> {
+    const cres = decodeMessage<CRes>(cresText, 'CRes');
+    const tx = cres ? await this.#d.transactions.byThreeDs(cres.threeDSServerTransID) : undefined;
+    if (!cres || !tx || tx.threeds?.acsTransId !== cres.acsTransID) throw payError(422, 'P030', 'Authorisation invalid: the cres is not recognised');
+    return tx;
+  }
+
+  /** Completes a challenged authorisation: the full authorisation runs with the ACS's result. */
+  async completeChallenge(merchant: Merchant, cresText: unknown, requestId: string): Promise<AuthResponse> {
+    const d = this.#d;
+    const tx = await this.transactionOfCres(cresText);
+    if (tx.merchantid !== merchant.merchantid) throw payError(403, 'S002', 'No permission for this transaction');
+    if (tx.trans_status !== 'H') throw payError(422, 'P030', 'Authorisation invalid: the challenge has already been completed', tx.identifier);
+    const acs = tx.threeds!.acsResult;
+    if (!acs) throw payError(422, '050', 'Waiting authorisation: the challenge has not been completed at the ACS', tx.identifier);
+    const auth = challengeResult(acs);
+    const checks: TxChecks = { ...tx.checks, authen_result: auth.authen_result, eci: auth.eci, cavv: auth.proceed ? randomHex(14) : '' };
+    const outcome: AcquirerOutcome = auth.proceed
+      ? tx.threeds!.outcome
+      : { authorised: false, result: 17, result_code: '098', result_message: 'Authentication failure', authcode: '', avs_result: tx.threeds!.outcome.avs_result, csc_result: tx.threeds!.outcome.csc_result, trans_status: 'D' };
+    const done = withOutcome(tx, outcome, checks);
+    const now = d.clock.now();
+    const won = await d.transactions.transition(
+      tx.id,
+      ['H'],
+      { trans_status: done.trans_status, authcode: done.authcode, result: done.result, result_code: done.result_code, result_message: done.result_message, checks: done.checks },
+      now,
+    );
+    if (!won) throw payError(422, 'P030', 'Authorisation invalid: the challenge has already been completed', tx.identifier);
+    if (!outcome.authorised) await this.#releaseDuplicate(tx);
+    const licenceKey = (await d.clients.licenceKeyOf(merchant.clientid)) ?? '';
+    return authResponse({ ...done, updated_at: now }, licenceKey, requestId);
+  }
+
+  /** A failed challenge frees its duplicate slot, so the payer may try again. */
+  async #releaseDuplicate(tx: Tx): Promise<void> {
+    if (tx.threeds?.dupKey) await this.#d.duplicates.release(tx.merchantid, tx.threeds.dupKey);
+  }
+
+  async find(merchant: Merchant, ref: TxRef): Promise<Tx> {
+    const tx = ref.transno !== undefined ? await this.#d.transactions.byTransno(merchant.merchantid, ref.transno) : await this.#d.transactions.byIdentifier(merchant.merchantid, ref.identifier);
+    if (!tx) {
+      throw ref.transno !== undefined
+        ? payError(422, 'D022', `Transaction not found by transno ${ref.transno}`)
+        : payError(422, 'D023', 'Transaction not found by identifier', ref.identifier);
+    }
+    return tx;
+  }
+
+  /** Completes a pre-authorisation, optionally for a different (not larger) amount. */
+  async capture(merchant: Merchant, ref: TxRef, amount: number | undefined): Promise<Tx> {
+    const now = this.#d.clock.now();
+    const tx = await this.find(merchant, ref);
+    const final = amount ?? tx.amount;
+    const refusal = captureRefusal(tx, now, final);
+    if (refusal) throw refuse(refusal, tx.identifier);
+    const won = await this.#d.transactions.transition(tx.id, ['P'], { trans_status: 'O', amount: final, authcode: AUTH_CODES.capture }, now);
+    if (!won) throw refuse(captureRefusal(await this.find(merchant, { transno: tx.transno }), now, final) ?? { code: 'T011', message: 'Transaction already completed' }, tx.identifier);
+    return { ...tx, trans_status: 'O', amount: final };
+  }
+
+  /** Cancels a sale or pre-authorisation before it is batched. */
+  async void(merchant: Merchant, ref: TxRef): Promise<Tx> {
+    const now = this.#d.clock.now();
+    const tx = await this.find(merchant, ref);
+    const refusal = voidRefusal(tx);
+    if (refusal) throw refuse(refusal, tx.identifier);
+    const won = await this.#d.transactions.transition(tx.id, ['O', 'P'], { trans_status: 'C' }, now);
+    if (!won) throw refuse(voidRefusal(await this.find(merchant, { transno: tx.transno })) ?? { code: 'T009', message: 'Transaction already cancelled' }, tx.identifier);
+    return { ...tx, trans_status: 'C' };
+  }
+
+  /** Refunds part or all of what remains of a completed sale, as a new transaction. */
+  async refund(merchant: Merchant, input: { amount: number; identifier: string; refund_ref: number; trans_info?: string }, requestId: string): Promise<AuthResponse> {
+    const d = this.#d;
+    const now = d.clock.now();
+    const original = await d.transactions.byTransno(merchant.merchantid, input.refund_ref);
+    if (!original) throw payError(422, 'R001', `Original transaction ${input.refund_ref} not found`, input.identifier);
+    const refusal = refundRefusal(original, input.amount);
+    if (refusal) throw refuse(refusal, input.identifier);
+    if (!(await d.transactions.addRefund(original.id, input.amount, now))) {
+      const again = (await d.transactions.byTransno(merchant.merchantid, input.refund_ref))!;
+      throw refuse(refundRefusal(again, input.amount) ?? { code: 'R005', message: 'Refund amount exceeds the refundable remainder' }, input.identifier);
+    }
+    try {
+      const transno = await d.merchants.nextTransno(merchant.merchantid);
+      const tx: Tx = {
+        ...original,
+        id: uuid(),
+        transno,
+        identifier: input.identifier,
+        source: 'api',
+        trans_type: 'R',
+        trans_status: 'O',
+        amount: input.amount,
+        original_amount: input.amount,
+        refunded: 0,
+        authcode: AUTH_CODES.refund,
+        result: 1,
+        result_code: '001',
+        result_message: 'Test Refund Accepted',
+        checks: { avs_result: ' ', csc_result: ' ', authen_result: '', eci: '', cavv: '' },
+        trans_info: input.trans_info ?? null,
+        batch_no: null,
+        refund_ref: original.transno,
+        threeds_id: null,
+        threeds: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await d.transactions.insert(tx);
+      const licenceKey = (await d.clients.licenceKeyOf(merchant.clientid)) ?? '';
+      return authResponse(tx, licenceKey, requestId);
+    } catch (err) {
+      await d.transactions.undoRefund(original.id, input.amount, now);
+      throw err;
+    }
+  }
+
+  /** Up to five transactions matching an identifier or transno from the last 90 days, newest first. */
+  async retrieve(merchant: Merchant, ref: TxRef): Promise<Tx[]> {
+    const found = await this.#d.transactions.search(merchant.merchantid, ref, this.#d.clock.now() - RETRIEVE_DAYS_MS, RETRIEVE_LIMIT);
+    if (found.length === 0) {
+      throw ref.transno !== undefined
+        ? payError(422, 'D022', `Transaction not found by transno ${ref.transno}`)
+        : payError(422, 'D023', 'Transaction not found by identifier', ref.identifier);
+    }
+    return found;
+  }
+}
+
+function withOutcome(tx: Tx, o: AcquirerOutcome, auth: Partial<TxChecks>): Tx {
+  return {
+    ...tx,
+    trans_status: o.trans_status,
+    authcode: o.authcode,
+    result: o.result,
+    result_code: o.result_code,
+    result_message: o.result_message,
+    checks: { ...tx.checks, avs_result: o.avs_result, csc_result: o.csc_result, ...auth },
+  };
+}
+
+/** The acquirer reference: merchant and transaction number; empty when no number was issued. */
+const atrnOf = (tx: Tx): string => (tx.transno > 0 ? `${tx.merchantid}${String(tx.transno).padStart(8, '0')}` : '');
+
+export function authResponse(tx: Tx, licenceKey: string, requestId: string): AuthResponse {
+  return {
+    amount: tx.amount,
+    atrn: atrnOf(tx),
+    atsd: '',
+    authcode: tx.authcode,
+    authen_result: tx.checks.authen_result,
+    authorised: tx.result === 1,
+    avs_result: tx.checks.avs_result,
+    csc_result: tx.checks.csc_result,
+    bin_commercial: tx.card.bin_commercial,
+    bin_debit: tx.card.bin_debit,
+    bin_description: tx.card.bin_description,
+    cavv: tx.checks.cavv,
+    context: requestId,
+    currency: tx.currency,
+    datetime: new Date(tx.updated_at).toISOString(),
+    eci: tx.checks.eci,
+    identifier: tx.identifier,
+    live: false,
+    maskedpan: tx.maskedpan,
+    merchantid: tx.merchantid,
+    result: tx.result,
+    result_code: tx.result_code,
+    result_message: tx.result_message,
+    scheme: tx.card.scheme,
+    scheme_id: tx.card.scheme_id,
+    sha256: responseDigest({ authcode: tx.authcode, amount: tx.amount, result_code: tx.result_code, merchantid: tx.merchantid, transno: tx.transno, identifier: tx.identifier }, licenceKey),
+    trans_status: tx.trans_status,
+    transno: tx.transno,
+  };
+}
+
+/** A transaction for an authorisation request, not yet decided (rejected until an outcome is applied). */
+function newTx(merchant: Merchant, input: AuthInput, currency: string, transno: number, now: number): Tx {
+  const bin = binInfo(input.cardnumber);
+  return {
+    id: '',
+    merchantid: merchant.merchantid,
+    transno,
+    identifier: input.identifier,
+    source: 'api',
+    trans_type: 'S',
+    trans_status: 'R',
+    amount: input.amount,
+    original_amount: input.amount,
+    refunded: 0,
+    currency,
+    maskedpan: maskPan(input.cardnumber),
+    card: { scheme: bin?.scheme ?? '', scheme_id: bin?.scheme_id ?? '', bin_description: bin?.bin_description ?? '', bin_commercial: bin?.bin_commercial ?? false, bin_debit: bin?.bin_debit ?? false },
+    authcode: '',
+    result: 2,
+    result_code: '',
+    result_message: '',
+    checks: { avs_result: ' ', csc_result: ' ', authen_result: '', eci: '', cavv: '' },
+    trans_info: input.trans_info ?? null,
+    batch_no: null,
+    refund_ref: null,
+    threeds_id: null,
+    threeds: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** A refusal before the acquirer that creates no transaction (duplicates): transno -1, as the real gateway answers. */
+function rejection(merchant: Merchant, input: AuthInput, currency: string, code: string, message: string, now: number, licenceKey: string, requestId: string): AuthResponse {
+  const tx: Tx = { ...newTx(merchant, input, currency, -1, now), result_code: code, result_message: message };
+  return authResponse(tx, licenceKey, requestId);
+}
+
+/** AuthReference, the row shape of retrieve and batch transaction reports. */
+export function authReference(tx: Tx) {
+  return {
+    amount: decimalAmount(tx.amount, tx.currency),
+    amount_value: tx.amount,
+    atrn: atrnOf(tx),
+    authcode: tx.authcode,
+    batchno: tx.batch_no === null ? '' : String(tx.batch_no),
+    currency: tx.currency,
+    datetime: new Date(tx.created_at).toISOString(),
+    identifier: tx.identifier,
+    maskedpan: tx.maskedpan,
+    merchantid: tx.merchantid,
+    result: resultWord(tx.trans_status, tx.trans_type),
+    trans_status: tx.trans_status,
+    trans_type: tx.trans_type,
+    transno: tx.transno,
+  };
+}

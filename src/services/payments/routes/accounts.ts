@@ -1,0 +1,101 @@
+// Card-holder accounts: create, retrieve, exists, delete, contact, status, cards (register, status, delete).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ACCOUNT_ID } from '../accounts.ts';
+import { payError, type Caller } from '../contract.ts';
+import { Fields } from '../domain/fields.ts';
+import { parseContact } from '../domain/requests.ts';
+import type { Gateway } from '../gateway.ts';
+import { ack, bodyOf, send } from '../http.ts';
+
+function accountIdOf(value: unknown): string {
+  if (typeof value !== 'string' || !ACCOUNT_ID.test(value)) throw payError(400, 'D048', 'Invalid account id: 5 to 50 of A-Z a-z 0-9 - _ . ~');
+  return value;
+}
+
+export function accountRoutes(app: FastifyInstance, g: Gateway): void {
+  const param = (req: FastifyRequest, name: string) => (req.params as Record<string, string>)[name];
+  const clientOf = (caller: Caller) => caller.client.clientid;
+
+  app.post('/v6/account/create', async (req, reply) => {
+    const caller = await g.access.authenticate(req);
+    const f = new Fields(bodyOf(req, 'AccountCreate'));
+    const accountId = accountIdOf(f.str('account_id', { required: true, missing: 'P040' }));
+    const contact = parseContact(f.obj('contact')) ?? {};
+    await g.accounts.create(clientOf(caller), accountId, contact);
+    return send(req, reply, 'CardHolderAccount', await g.accounts.view(clientOf(caller), accountId));
+  });
+
+  app.get('/v6/account/:accountid', async (req, reply) => {
+    const caller = await g.access.authenticate(req);
+    const accountId = accountIdOf(param(req, 'accountid'));
+    return send(req, reply, 'CardHolderAccount', await g.accounts.view(clientOf(caller), accountId));
+  });
+
+  app.get('/v6/account-exists/:accountid', async (req, reply) => {
+    const caller = await g.access.authenticate(req);
+    const account = await g.accounts.exists(clientOf(caller), accountIdOf(param(req, 'accountid')));
+    return send(req, reply, 'Exists', {
+      exists: account !== undefined,
+      active: account?.status === 'ACTIVE',
+      ...(account ? { last_modified: new Date(account.last_modified).toISOString() } : {}),
+    });
+  });
+
+  app.delete('/v6/account/:accountid', async (req, reply) => {
+    const caller = await g.access.authenticate(req);
+    const accountId = accountIdOf(param(req, 'accountid'));
+    await g.accounts.delete(clientOf(caller), accountId);
+    return send(req, reply, 'Acknowledgement', ack(req, '001', 'Account deleted', accountId));
+  });
+
+  app.post('/v6/account/:accountid/contact', async (req, reply) => {
+    const caller = await g.access.authenticate(req);
+    const accountId = accountIdOf(param(req, 'accountid'));
+    const contact = parseContact(new Fields(bodyOf(req, 'ContactDetails')))!;
+    await g.accounts.changeContact(clientOf(caller), accountId, contact);
+    return send(req, reply, 'CardHolderAccount', await g.accounts.view(clientOf(caller), accountId));
+  });
+
+  app.post('/v6/account/:accountid/status', async (req, reply) => {
+    const caller = await g.access.authenticate(req);
+    const accountId = accountIdOf(param(req, 'accountid'));
+    const f = new Fields(bodyOf(req, 'AccountStatus'));
+    const code = await g.accounts.setStatus(clientOf(caller), accountId, f.raw('status'));
+    return send(req, reply, 'Acknowledgement', ack(req, code, code === '001' ? 'Account status changed' : 'Invalid account status', accountId));
+  });
+
+  app.post('/v6/account/:accountid/register', async (req, reply) => {
+    const caller = await g.access.authenticate(req);
+    const accountId = accountIdOf(param(req, 'accountid'));
+    const f = new Fields(bodyOf(req, 'RegisterCard'));
+    const rawPan = f.str('cardnumber', { required: true, missing: 'C003', invalid: 'C001', max: 64, long: 'C004' })!;
+    const cardnumber = rawPan.replace(/\D/g, '');
+    if (cardnumber.length === 0) throw payError(400, 'C001', 'Card number is not numeric');
+    if (cardnumber.length < 12 || cardnumber.length > 22) throw payError(400, 'C004', 'Card number must have 12 to 22 digits');
+    const input = {
+      cardnumber,
+      expmonth: f.int('expmonth', { required: true, missing: 'C010', invalid: 'C007', min: 1, max: 12 })!,
+      expyear: f.int('expyear', { required: true, missing: 'C010', invalid: 'C008', min: 2000, max: 2100 })!,
+      default: f.bool('default'),
+      name_on_card: f.str('name_on_card', { min: 2, max: 45 }),
+    };
+    await g.accounts.registerCard(clientOf(caller), accountId, input);
+    return send(req, reply, 'CardHolderAccount', await g.accounts.view(clientOf(caller), accountId));
+  });
+
+  app.post('/v6/account/:accountid/card/:cardId/status', async (req, reply) => {
+    const caller = await g.access.authenticate(req);
+    const accountId = accountIdOf(param(req, 'accountid'));
+    const f = new Fields(bodyOf(req, 'CardStatus'));
+    const change = { card_status: f.raw('card_status'), default: f.bool('default') };
+    const code = await g.accounts.setCardStatus(clientOf(caller), accountId, param(req, 'cardId'), change);
+    return send(req, reply, 'Acknowledgement', ack(req, code, code === '001' ? 'Card status changed' : 'Not a valid card status change', accountId));
+  });
+
+  app.delete('/v6/account/:accountid/card/:cardId', async (req, reply) => {
+    const caller = await g.access.authenticate(req);
+    const accountId = accountIdOf(param(req, 'accountid'));
+    await g.accounts.deleteCard(clientOf(caller), accountId, param(req, 'cardId'));
+    return send(req, reply, 'Acknowledgement', ack(req, '001', 'Card deleted', accountId));
+  });
+}

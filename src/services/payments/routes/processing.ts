@@ -1,0 +1,91 @@
+// /v6 processing operations: authorise, charge, cres, capture, void, refund, retrieve.
+import type { FastifyInstance } from 'fastify';
+import { payError } from '../contract.ts';
+import { Fields } from '../domain/fields.ts';
+import { IDENTIFIER, parseAmount, parseAuthRequest, parseChargeRequest, parseMerchantId } from '../domain/requests.ts';
+import type { Gateway } from '../gateway.ts';
+import { ack, bodyOf, send, sendDecision } from '../http.ts';
+import { authReference, type TxRef } from '../processing.ts';
+
+/** `identifier` or `transno`, one of which is required. */
+function txRef(f: Fields): TxRef {
+  const transno = f.int('transno', { invalid: 'P014', min: 0, max: 2_147_483_647 });
+  if (transno !== undefined) return { transno };
+  const identifier = f.str('identifier', IDENTIFIER);
+  if (identifier !== undefined) return { identifier };
+  throw payError(400, 'P013', 'Field not provided: transno or identifier');
+}
+
+export function processingRoutes(app: FastifyInstance, g: Gateway): void {
+  app.post('/v6/authorise', async (req, reply) => {
+    const caller = await g.access.authenticate(req);
+    const input = parseAuthRequest(bodyOf(req, 'AuthRequest'));
+    const merchant = await g.access.merchantFor(caller, input.merchantid);
+    return sendDecision(req, reply, await g.processor.authorise(merchant, input, { source: 'api', requestId: req.id }));
+  });
+
+  app.post('/v6/charge', async (req, reply) => {
+    const caller = await g.access.authenticate(req);
+    const charge = parseChargeRequest(bodyOf(req, 'ChargeRequest'));
+    const merchant = await g.access.merchantFor(caller, charge.merchantid);
+    const input = await g.accounts.chargeInput(merchant, charge);
+    const decision = await g.processor.authorise(merchant, input, { source: 'api', requestId: req.id, skipThreeDs: charge.initiation === 'M' });
+    return sendDecision(req, reply, decision);
+  });
+
+  app.post('/v6/cres', async (req, reply) => {
+    const caller = await g.access.authenticate(req);
+    const f = new Fields(bodyOf(req, 'CResAuthRequest'));
+    const cres = f.str('cres', { required: true, max: 4096 });
+    const tx = await g.processor.transactionOfCres(cres);
+    const merchant = await g.access.merchantFor(caller, tx.merchantid);
+    return send(req, reply, 'AuthResponse', await g.processor.completeChallenge(merchant, cres, req.id));
+  });
+
+  app.post('/v6/capture', async (req, reply) => {
+    const caller = await g.access.authenticate(req);
+    const f = new Fields(bodyOf(req, 'CaptureRequest'));
+    const merchantid = parseMerchantId(f);
+    const amount = parseAmount(f, false);
+    const ref = txRef(f);
+    f.obj('airline_data');
+    f.obj('event_management');
+    const merchant = await g.access.merchantFor(caller, merchantid);
+    const tx = await g.processor.capture(merchant, ref, amount);
+    return send(req, reply, 'Acknowledgement', ack(req, '001', 'Transaction completed', tx.identifier));
+  });
+
+  app.post('/v6/void', async (req, reply) => {
+    const caller = await g.access.authenticate(req);
+    const f = new Fields(bodyOf(req, 'VoidRequest'));
+    const merchantid = parseMerchantId(f);
+    const ref = txRef(f);
+    const merchant = await g.access.merchantFor(caller, merchantid);
+    const tx = await g.processor.void(merchant, ref);
+    return send(req, reply, 'Acknowledgement', ack(req, '001', 'Transaction cancelled', tx.identifier));
+  });
+
+  app.post('/v6/refund', async (req, reply) => {
+    const caller = await g.access.authenticate(req);
+    const f = new Fields(bodyOf(req, 'RefundRequest'));
+    const input = {
+      amount: parseAmount(f, true)!,
+      identifier: f.str('identifier', { ...IDENTIFIER, required: true })!,
+      merchantid: parseMerchantId(f),
+      refund_ref: f.int('refund_ref', { required: true, invalid: 'R007', min: 0, max: 2_147_483_647 })!,
+      trans_info: f.str('trans_info', { max: 50 }),
+    };
+    const merchant = await g.access.merchantFor(caller, input.merchantid);
+    return send(req, reply, 'AuthResponse', await g.processor.refund(merchant, input, req.id));
+  });
+
+  app.post('/v6/retrieve', async (req, reply) => {
+    const caller = await g.access.authenticate(req);
+    const f = new Fields(bodyOf(req, 'RetrieveRequest'));
+    const merchantid = parseMerchantId(f);
+    const ref = txRef(f);
+    const merchant = await g.access.merchantFor(caller, merchantid);
+    const found = await g.processor.retrieve(merchant, ref);
+    return send(req, reply, 'AuthReferences', { auths: found.map(authReference) });
+  });
+}

@@ -1,0 +1,78 @@
+// Merchant accounts and their counters (transno and batch numbers count up per merchant, atomically).
+import type { Kysely } from 'kysely';
+import type { Merchant } from '../contract.ts';
+
+export class MerchantStore {
+  readonly #db: Kysely<any>;
+  constructor(db: Kysely<any>) {
+    this.#db = db;
+  }
+
+  async get(merchantid: number): Promise<Merchant | undefined> {
+    const row = await this.#db.selectFrom('payments_merchants').selectAll().where('merchantid', '=', merchantid).executeTakeFirst();
+    return row ? toMerchant(row) : undefined;
+  }
+
+  async list(clientid?: string): Promise<Merchant[]> {
+    let q = this.#db.selectFrom('payments_merchants').selectAll().orderBy('merchantid');
+    if (clientid !== undefined) q = q.where('clientid', '=', clientid);
+    return (await q.execute()).map(toMerchant);
+  }
+
+  /** Creates or replaces the configuration of a merchant (its counters are kept). */
+  async upsert(m: Merchant, nowMs: number): Promise<void> {
+    const values = {
+      clientid: m.clientid,
+      name: m.name,
+      currency: m.currency,
+      time_zone: m.timeZone,
+      duplicate_window_s: m.duplicateWindowSeconds,
+      policies: JSON.stringify(m.policies),
+      three_d_secure: m.threeDSecure ? 1 : 0,
+      status: m.status,
+    };
+    await this.#db
+      .insertInto('payments_merchants')
+      .values({ merchantid: m.merchantid, ...values, created_at: nowMs })
+      .onConflict((oc) => oc.column('merchantid').doUpdateSet(values))
+      .execute();
+  }
+
+  async delete(merchantid: number): Promise<boolean> {
+    const res = await this.#db.deleteFrom('payments_merchants').where('merchantid', '=', merchantid).executeTakeFirst();
+    return Number(res.numDeletedRows) > 0;
+  }
+
+  /** The next transaction number of a merchant: one atomic increment, so concurrent requests never share one. */
+  nextTransno(merchantid: number): Promise<number> {
+    return this.#next(merchantid, 'next_transno');
+  }
+
+  nextBatchNo(merchantid: number): Promise<number> {
+    return this.#next(merchantid, 'next_batch_no');
+  }
+
+  async #next(merchantid: number, column: 'next_transno' | 'next_batch_no'): Promise<number> {
+    const row = await this.#db
+      .updateTable('payments_merchants')
+      .set((eb) => ({ [column]: eb(column, '+', 1) }))
+      .where('merchantid', '=', merchantid)
+      .returning(column)
+      .executeTakeFirstOrThrow();
+    return Number(row[column]);
+  }
+}
+
+function toMerchant(r: any): Merchant {
+  return {
+    merchantid: Number(r.merchantid),
+    clientid: r.clientid,
+    name: r.name,
+    currency: r.currency,
+    timeZone: r.time_zone,
+    duplicateWindowSeconds: Number(r.duplicate_window_s),
+    policies: JSON.parse(r.policies),
+    threeDSecure: Number(r.three_d_secure) === 1,
+    status: r.status,
+  };
+}

@@ -1,0 +1,76 @@
+// Shared setup of the gateway's black-box tests: a runtime with known clients and merchants, and a caller that makes a
+// fresh API key (new nonce) for every request, as the client libraries do.
+import { randomBytes } from 'node:crypto';
+import { makeApiKey } from '../../src/services/payments/domain/api-key.ts';
+import { call, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
+
+export const CLIENT = 'DEV001';
+export const LICENCE = 'TESTLICENCEKEY01';
+export const OTHER_CLIENT = 'OTHER01';
+export const OTHER_LICENCE = 'OTHERLICENCE0001';
+/** The development merchant: defaults (duplicate check on, AVS/CSC bypassed, 3-D Secure on). */
+export const MID = 10001;
+/** A merchant of the same client enforcing CSC, postcode and address checks, in New York time. */
+export const STRICT_MID = 20002;
+/** A merchant of another client. */
+export const FOREIGN_MID = 30003;
+
+export const VISA = '4000000000000002';
+export const AMEX = '374387188019714';
+export const MASTERCARD = '5100000000000008';
+
+export async function startGateway(database: 'sqlite' | 'postgres', clockStart = Date.parse('2026-03-10T12:00:00Z')): Promise<TestRuntime> {
+  return startTestRuntime({
+    services: ['payments'],
+    database,
+    clock: 'manual',
+    clockStart,
+    settings: {
+      payments: {
+        dev_licence_key: LICENCE,
+        clients: [{ clientid: OTHER_CLIENT, name: 'Other client', licence_key: OTHER_LICENCE }],
+        merchants: [
+          { merchantid: STRICT_MID, clientid: CLIENT, name: 'Strict merchant', csc_policy: '1', avs_postcode_policy: '1', match_avsa: '1', time_zone: 'America/New_York', currency: 'USD' },
+          { merchantid: FOREIGN_MID, clientid: OTHER_CLIENT, name: 'Foreign merchant' },
+        ],
+      },
+    },
+  });
+}
+
+export interface Caller {
+  post(path: string, body: unknown, opts?: { headers?: Record<string, string>; key?: string | null; raw?: string }): ReturnType<typeof call>;
+  get(path: string, opts?: { headers?: Record<string, string>; key?: string | null }): ReturnType<typeof call>;
+  del(path: string): ReturnType<typeof call>;
+  key(at?: number): string;
+}
+
+/** Calls the payments listener with a fresh `pay-api-key` (unless `key` is given: null sends none). */
+export function caller(t: TestRuntime, client = CLIENT, licence = LICENCE): Caller {
+  const key = (at = t.rt.clock.now()) => makeApiKey(client, licence, randomBytes(16), at);
+  const headers = (opts: { headers?: Record<string, string>; key?: string | null } = {}) => {
+    const h: Record<string, string> = { ...(opts.headers ?? {}) };
+    const k = opts.key === undefined ? key() : opts.key;
+    if (k !== null) h['pay-api-key'] = k;
+    return h;
+  };
+  const base = () => t.url('payments');
+  return {
+    key,
+    post: (path, body, opts = {}) =>
+      opts.raw !== undefined
+        ? call(`${base()}${path}`, { method: 'POST', raw: opts.raw, headers: headers(opts) })
+        : call(`${base()}${path}`, { method: 'POST', body, headers: headers(opts) }),
+    get: (path, opts = {}) => call(`${base()}${path}`, { headers: headers(opts) }),
+    del: (path) => call(`${base()}${path}`, { method: 'DELETE', headers: headers() }),
+  };
+}
+
+let counter = 0;
+/** A unique transaction identifier. */
+export const ident = (prefix = 'order'): string => `${prefix}-${process.pid}-${++counter}-${Math.random().toString(36).slice(2, 8)}`;
+
+/** A valid AuthRequest for the development merchant, with overrides. */
+export function authRequest(over: Record<string, unknown> = {}): Record<string, unknown> {
+  return { amount: 1500, cardnumber: VISA, expmonth: 12, expyear: 2030, identifier: ident(), merchantid: MID, csc: '012', ...over };
+}
