@@ -8,6 +8,9 @@ import { EV } from './events.ts';
 import type { PaylinkStore, PaymentSummary, TokenRecord } from './store.ts';
 import type { PaylinkTokens } from './tokens.ts';
 
+export const FINAL_RESULT_JOB = 'paylink_final_result';
+const finalResultJobKey = (token: string) => `payments:paylink-final:${token}`;
+
 /** How long one attempt holds the token (a 3-D Secure challenge included). */
 const ATTEMPT_LEASE_MS = 15 * 60_000;
 
@@ -105,8 +108,12 @@ export class PaylinkCheckout {
     const label = `${r.result_code} ${r.result_message}`;
     await this.store.addEvent(t.seq, this.now, r.authorised ? EV.authorised : EV.declined, r.authorised ? `Payment authorised (transaction ${r.transno})` : `Payment declined: ${label}`);
     if (r.authorised) {
+      await this.deps.ctx.jobs.cancel(finalResultJobKey(t.token));
       const fresh = (await this.store.byToken(t.token)) ?? t;
       await this.tokens.notifier.afterPayment(fresh, merchant, r as unknown as Record<string, unknown>, await this.deps.licenceKeyOf(merchant.clientid));
+    } else if (t.expiresAt !== null && t.request.config?.postback) {
+      // Only the final result is posted back: a decline becomes final if nobody pays before the token expires.
+      await this.deps.ctx.jobs.schedule({ service: 'payments', kind: FINAL_RESULT_JOB, runAt: t.expiresAt, payload: { token: t.token }, key: finalResultJobKey(t.token) });
     }
     return r;
   }

@@ -88,7 +88,7 @@ export class PaylinkNotifier {
   }
 
   /** The final result, POSTed to the merchant's postback address as JSON (retried by the outbox). */
-  private async postback(t: TokenRecord, result: Record<string, unknown>, licenceKey: string | undefined): Promise<void> {
+  async postback(t: TokenRecord, result: Record<string, unknown>, licenceKey: string | undefined): Promise<void> {
     const config = t.request.config ?? {};
     if (!config.postback || config.postbackPolicy === 'none') return;
     const body: Record<string, unknown> = {
