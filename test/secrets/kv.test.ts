@@ -161,7 +161,7 @@ for (const database of DATABASES) {
     });
 
     it('works with hashi-vault-js (LIST verb, cas 0 creation)', async () => {
-      const hv = new HashiVault({ baseUrl: `${t.url('secrets')}/v1`, timeout: 5000 });
+      const hv: any = new HashiVault({ baseUrl: `${t.url('secrets')}/v1`, timeout: 5000 });
       const health = await hv.healthCheck();
       assert.equal(health.sealed, false);
       await hv.createKVSecret(ROOT, 'hv/one', { k: 'v' });

@@ -1,7 +1,7 @@
 // The secrets store (A1): a sealed, encrypted key/value store that speaks the Vault HTTP API.
 import type { ServiceContext, ServiceManifest } from '../../core/service.ts';
 import { dialectOf } from '../../core/db/dialect.ts';
-import type { SecretsPlugin } from './contract.ts';
+import { createAccessPlugin } from './auth/plugin.ts';
 import { CorsSettings } from './http/cors.ts';
 import { installSecretsHttp } from './http/handler.ts';
 import { Router } from './http/router.ts';
@@ -27,22 +27,6 @@ interface Running {
 
 const running = new WeakMap<ServiceContext, Running>();
 
-/**
- * The access half (tokens, policies, auth methods, audit), when present in this checkout: a fresh plugin per
- * running service, so that several runtimes in one process (tests, restarts) keep separate state.
- */
-async function loadAccessPlugin(): Promise<SecretsPlugin | undefined> {
-  const spec = './auth/plugin.ts';
-  let mod: { createAccessPlugin?: () => SecretsPlugin; accessPlugin?: SecretsPlugin };
-  try {
-    mod = await import(spec);
-  } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') return undefined;
-    throw err;
-  }
-  return mod.createAccessPlugin?.() ?? mod.accessPlugin;
-}
-
 export const manifest: ServiceManifest = {
   id: 'secrets',
   title: 'secrets store (Vault HTTP API)',
@@ -56,13 +40,16 @@ export const manifest: ServiceManifest = {
   async register(app, ctx) {
     const settings = parseSettings(ctx.settings);
     serverSettingsOf(app.server).tls = settings.tls;
-    const plugin = await loadAccessPlugin();
-    const core = new StoreCore({ db: ctx.kysely, clock: ctx.clock, log: ctx.log, plugin });
+    // A fresh access half (tokens, policies, auth methods, audit) per running service: runtimes sharing a process
+    // (tests, restarts) keep separate state.
+    const plugin = createAccessPlugin();
+    const sqlite = dialectOf(ctx.kysely) === 'sqlite';
+    const core = new StoreCore({ db: ctx.kysely, clock: ctx.clock, log: ctx.log, plugin, storageCache: settings.storageCache ?? sqlite });
     const cors = new CorsSettings(() => core.systemStorage(ROOT_NAMESPACE));
     const deps: SysDeps = {
       core,
       cors,
-      storageType: dialectOf(ctx.kysely) === 'postgres' ? 'postgresql' : 'sqlite',
+      storageType: sqlite ? 'sqlite' : 'postgresql',
       version: SECRETS_VERSION,
     };
     const routes = [...sealRoutes(deps), ...mountRoutes(deps), ...corsRoutes(deps), ...namespaceRoutes(deps), ...core.pluginRoutes];
@@ -79,6 +66,7 @@ export const manifest: ServiceManifest = {
     const r = running.get(ctx);
     if (!r) return;
     const settings = parseSettings(ctx.settings);
+    r.core.physical.forgetCache();
     r.core.seal.forget();
     r.core.mounts.invalidate();
     r.core.namespaces.invalidate();

@@ -11,6 +11,8 @@ export interface SecretsSettings {
   maxRequestSize: number;
   requireRequestHeader: boolean;
   tls: { cert: string; key: string } | null;
+  /** Cache stored values in memory; default on for SQLite, off for PostgreSQL (instances may share it). */
+  storageCache?: boolean;
 }
 
 export function parseSettings(raw: Record<string, unknown>): SecretsSettings {
@@ -41,5 +43,6 @@ export function parseSettings(raw: Record<string, unknown>): SecretsSettings {
     maxRequestSize: size === 0 ? DEFAULT_MAX_REQUEST_SIZE : size < 0 ? Number.MAX_SAFE_INTEGER : size,
     requireRequestHeader: bool('requireRequestHeader', false),
     tls,
+    storageCache: raw.storageCache === undefined ? undefined : bool('storageCache', false),
   };
 }

@@ -26,6 +26,11 @@ export class Barrier {
   #active: KeyTerm | null = null;
   /** Encryptions under the active term since this process unsealed (reported by sys/key-status). */
   #encryptions = 0;
+  /**
+   * Plaintext of ciphertext buffers already opened, keyed by the buffer object the physical cache hands out again;
+   * dropped with the buffer, and on seal.
+   */
+  #opened = new WeakMap<Buffer, { path: string; plaintext: Buffer }>();
 
   constructor(physical: PhysicalStorage) {
     this.#physical = physical;
@@ -54,6 +59,7 @@ export class Barrier {
   }
 
   seal(): void {
+    this.#opened = new WeakMap();
     this.#terms = null;
     this.#active = null;
   }
@@ -78,9 +84,13 @@ export class Barrier {
     const terms = this.#requireTerms();
     const value = await this.#physical.get(path);
     if (!value) return undefined;
+    const known = this.#opened.get(value);
+    if (known && known.path === path) return known.plaintext;
     const term = terms.get(value.readUInt32BE(0));
     if (!term || value[4] !== VERSION) throw new SecretsError(500, `no key term to decrypt ${path}`);
-    return open(term.key, value.subarray(5), path);
+    const plaintext = open(term.key, value.subarray(5), path);
+    this.#opened.set(value, { path, plaintext });
+    return plaintext;
   }
 
   async put(path: string, plaintext: Buffer): Promise<void> {

@@ -20,27 +20,58 @@ export const storageMigrations: Record<string, Migration> = {
 /** LIKE pattern matching everything that starts with `prefix` (wildcards in the prefix escaped). */
 const likePrefix = (prefix: string) => prefix.replace(/[\\%_]/g, (m) => `\\${m}`) + '%';
 
+const CACHE_ENTRIES = 20_000;
+
+/**
+ * Rows by path. With `cache`, a read-through LRU of the (still encrypted) values sits in front of the table, as Vault's
+ * physical cache does; it is only safe when this process is the table's only writer, so it is off for PostgreSQL
+ * (where several instances may share the database).
+ */
 export class PhysicalStorage {
   readonly #db: Kysely<any>;
-  constructor(db: Kysely<any>) {
+  readonly #cache: Map<string, Buffer | null> | null;
+
+  constructor(db: Kysely<any>, options: { cache?: boolean } = {}) {
     this.#db = db;
+    this.#cache = options.cache ? new Map() : null;
+  }
+
+  /** Drops cached values (after the tables were emptied behind this object's back). */
+  forgetCache(): void {
+    this.#cache?.clear();
+  }
+
+  #remember(path: string, value: Buffer | null): void {
+    const cache = this.#cache;
+    if (!cache) return;
+    cache.delete(path);
+    cache.set(path, value);
+    if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
   }
 
   async get(path: string): Promise<Buffer | undefined> {
+    const cached = this.#cache?.get(path);
+    if (cached !== undefined) return cached ?? undefined;
     const row = await this.#db.selectFrom(ENTRIES_TABLE).select('value').where('path', '=', path).executeTakeFirst();
-    return row ? Buffer.from(row.value) : undefined;
+    const value = row ? Buffer.from(row.value) : undefined;
+    this.#remember(path, value ?? null);
+    return value;
   }
 
   async put(path: string, value: Buffer): Promise<void> {
+    this.#cache?.delete(path);
     await this.#db
       .insertInto(ENTRIES_TABLE)
       .values({ path, value })
       .onConflict((oc) => oc.column('path').doUpdateSet({ value }))
       .execute();
+    this.#remember(path, value);
   }
 
   async delete(path: string): Promise<void> {
+    this.#cache?.delete(path);
     await this.#db.deleteFrom(ENTRIES_TABLE).where('path', '=', path).execute();
+    this.#remember(path, null);
   }
 
   /** Every stored path starting with `prefix`. */
@@ -56,6 +87,7 @@ export class PhysicalStorage {
   /** Deletes every path under `prefix` (a mount's or namespace's storage). */
   async deletePrefix(prefix: string): Promise<void> {
     const keys = await this.keys(prefix);
+    for (const k of keys) this.#cache?.delete(k);
     for (let i = 0; i < keys.length; i += 500) {
       await this.#db.deleteFrom(ENTRIES_TABLE).where('path', 'in', keys.slice(i, i + 500)).execute();
     }

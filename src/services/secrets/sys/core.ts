@@ -30,6 +30,8 @@ export interface CoreOptions {
   clock: Clock;
   log: Logger;
   plugin?: SecretsPlugin;
+  /** Read-through cache of stored values (safe only when this process is the only writer). */
+  storageCache?: boolean;
 }
 
 export class StoreCore implements SecretsCore {
@@ -50,7 +52,7 @@ export class StoreCore implements SecretsCore {
   constructor(options: CoreOptions) {
     this.clock = options.clock;
     this.log = options.log;
-    this.physical = new PhysicalStorage(options.db);
+    this.physical = new PhysicalStorage(options.db, { cache: options.storageCache });
     this.barrier = new Barrier(this.physical);
     this.seal = new Seal(this.physical, this.barrier);
     this.root = new LogicalStorage(this.barrier, '', new KeyLocks());
