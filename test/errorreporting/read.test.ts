@@ -154,6 +154,10 @@ for (const database of DATABASES) {
       const all = (await get('groupStats')).body.errorGroupStats.map((s: any) => s.group.groupId);
       assert.ok(!all.includes(groupB));
       assert.equal((await get(`groupStats?groupId=${groupB}`)).body.errorGroupStats[0].group.resolutionStatus, 'MUTED');
+      // Named groups appear even with no events in the range, with zero counts and their all-time first and last seen.
+      const zero = (await get(`groupStats?groupId=${groupB}&groupId=${groupA}&timeRange.period=PERIOD_1_HOUR`)).body.errorGroupStats;
+      assert.deepEqual(zero.map((s: any) => [s.group.groupId, s.count]).sort(), [[groupA, '0'], [groupB, '0']].sort());
+      assert.equal(zero.find((s: any) => s.group.groupId === groupB).lastSeenTime, '2026-03-01T11:00:00Z');
     });
 
     it('rejects bad group updates and unknown groups without changing anything', async () => {

@@ -36,7 +36,13 @@ export async function listGroupStats(store: ErrorStore, projectId: string, q: Gr
   const offset = pageToken ? decodePageToken<number>(pageToken, queryKey) : 0;
 
   const aggregates = await store.aggregates(projectId, q.serviceFilter, q.timeRange, q.groupIds);
-  const groups = new Map((await store.groups(projectId, aggregates.map((a) => a.groupId))).map((g) => [g.groupId, g]));
+  const groups = new Map((await store.groups(projectId, q.groupIds.length ? q.groupIds : aggregates.map((a) => a.groupId))).map((g) => [g.groupId, g]));
+  // Groups named by id are listed even without events in the range (the real API's rule), with zero counts.
+  const counted = new Set(aggregates.map((a) => a.groupId));
+  for (const id of q.groupIds) {
+    if (groups.has(id) && !counted.has(id)) aggregates.push({ groupId: id, count: 0, affectedUsers: 0, firstSeen: 0, lastSeen: 0 });
+    counted.add(id);
+  }
   // Muted groups are left out unless the caller asked for them by id.
   const visible = aggregates.filter((a) => groups.has(a.groupId) && (groups.get(a.groupId)!.resolutionStatus !== 'MUTED' || q.groupIds.includes(a.groupId)));
   const sorter = SORTERS[q.order];
@@ -47,7 +53,7 @@ export async function listGroupStats(store: ErrorStore, projectId: string, q: Gr
   // First and last seen ignore the time range, as the real API's do.
   const plan = q.timedCountDurationMs ? bucketPlan(q.timeRange, q.timedCountDurationMs, q.alignment, q.alignmentTimeMs) : undefined;
   const [bounds, services, representatives, counts] = await Promise.all([
-    store.aggregates(projectId, q.serviceFilter, undefined, ids),
+    store.seenBounds(projectId, q.serviceFilter, ids),
     store.affectedServices(projectId, q.serviceFilter, q.timeRange, ids),
     store.latestEvents(projectId, q.serviceFilter, q.timeRange, ids),
     plan ? store.bucketCounts(projectId, q.serviceFilter, q.timeRange, ids, plan) : Promise.resolve([]),
@@ -70,9 +76,11 @@ export async function listGroupStats(store: ErrorStore, projectId: string, q: Gr
         endTime: wireTime(b.endMs),
       }));
     }
-    const bound = boundsOf.get(a.groupId) ?? a;
-    stats.firstSeenTime = wireTime(bound.firstSeen);
-    stats.lastSeenTime = wireTime(bound.lastSeen);
+    const bound = boundsOf.get(a.groupId);
+    if (bound) {
+      stats.firstSeenTime = wireTime(bound.firstSeen);
+      stats.lastSeenTime = wireTime(bound.lastSeen);
+    }
     if (affected.length) stats.affectedServices = affected;
     stats.numAffectedServices = affected.length;
     const representative = representativeOf.get(a.groupId);

@@ -112,7 +112,8 @@ export class ErrorStore {
           received_at: now,
           service: event.service,
           version: event.version ?? '',
-          user_name: event.context?.user ?? null,
+          // Users are told apart by the reported user, else by the remote address of the HTTP request.
+          user_name: event.context?.user || event.context?.httpRequest?.remoteIp || null,
           message: event.message,
           context,
         })
@@ -140,7 +141,7 @@ export class ErrorStore {
   }
 
   /** Per group: events, distinct users, first and last event time, within the range and filter. */
-  async aggregates(projectId: string, filter: ServiceFilter, range: TimeRange | undefined, groupIds: string[]): Promise<GroupAggregate[]> {
+  async aggregates(projectId: string, filter: ServiceFilter, range: TimeRange, groupIds: string[]): Promise<GroupAggregate[]> {
     const rows = await this.#events(projectId, filter, range, groupIds)
       .select((eb) => [
         'group_id',
@@ -161,6 +162,16 @@ export class ErrorStore {
   }
 
   /** Events per group and bucket index of the plan (computed in SQL: every index is non-negative, so integer division is floor). */
+  /** First and last event time of each group under the filter, whatever the time range (answered from an index). */
+  async seenBounds(projectId: string, filter: ServiceFilter, groupIds: string[]): Promise<Array<{ groupId: string; firstSeen: number; lastSeen: number }>> {
+    if (groupIds.length === 0) return [];
+    const rows = await this.#events(projectId, filter, undefined, groupIds)
+      .select((eb) => ['group_id', eb.fn.min('event_time').as('first_seen'), eb.fn.max('event_time').as('last_seen')])
+      .groupBy('group_id')
+      .execute();
+    return rows.map((r) => ({ groupId: r.group_id as string, firstSeen: Number(r.first_seen), lastSeen: Number(r.last_seen) }));
+  }
+
   async bucketCounts(projectId: string, filter: ServiceFilter, range: TimeRange, groupIds: string[], plan: BucketPlan) {
     // Literals, not parameters: PostgreSQL matches the grouped expression to the selected one only when they are identical.
     const origin = sql.lit(Math.trunc(plan.originMs));
