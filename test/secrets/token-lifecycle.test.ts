@@ -237,6 +237,19 @@ for (const database of DATABASES) {
       assert.equal(res.status, 405);
     });
 
+    it('keeps no token, accessor or password in clear in the database', async () => {
+      const tok = await create({ policies: ['dev'] });
+      await v('POST', 'sys/auth/userpass', { body: { type: 'userpass' } });
+      await v('POST', 'auth/userpass/users/zoe', { body: { password: 'zoe-secret-pw' } });
+      const login = (await v('POST', 'auth/userpass/login/zoe', { token: null, body: { password: 'zoe-secret-pw' } })).body.auth;
+      const rows = await t.rt.db.kysely.selectFrom('secrets_entries').selectAll().execute();
+      const dump = rows.map((r) => Object.values(r).map((x) => (Buffer.isBuffer(x) ? x.toString('latin1') : String(x))).join('|')).join('\n');
+      assert.ok(rows.length > 0);
+      for (const clear of [ROOT_TOKEN, tok.client_token, tok.accessor, login.client_token, 'zoe-secret-pw', 'token-ci-bot']) {
+        assert.ok(!dump.includes(clear), `${clear} is stored in clear`);
+      }
+    });
+
     it('works through node-vault unchanged', async () => {
       const client = nodeVault({ endpoint: t.url('secrets'), token: ROOT_TOKEN });
       const created = await client.tokenCreate({ policies: ['dev'], ttl: '2h' });

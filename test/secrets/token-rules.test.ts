@@ -107,6 +107,14 @@ describe('token creation rules', () => {
     rejects(() => plan({ policies: ['root'] }, { parent: expiringRoot, isSudo: true }), 'expiring root tokens cannot create non-expiring root tokens');
   });
 
+  it('creates tokens for a child namespace only with sudo, never root ones', () => {
+    rejects(() => plan({ policies: ['dev'] }, { namespaceId: 'ns1' }), 'root or sudo privileges required to directly generate a token in a child namespace');
+    rejects(() => plan({ policies: ['root'] }, { namespaceId: 'ns1', parent: root, isSudo: true }), 'root tokens may not be created from a parent namespace');
+    const p = plan({ policies: ['team'] }, { namespaceId: 'ns1', parent: root, isSudo: true });
+    assert.deepEqual(p.entry.policies, ['default', 'team']);
+    assert.equal(p.entry.namespaceId, 'ns1');
+  });
+
   it('applies role allowed and disallowed policies', () => {
     const role = {
       name: 'r',

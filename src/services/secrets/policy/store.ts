@@ -1,5 +1,7 @@
 // ACL policies per namespace, kept in the namespace's system view with their text and parsed rules (so a request
-// never re-parses). Compiled ACLs are cached per namespace and policy set, and dropped whenever a policy changes.
+// never re-parses). Compiled ACLs are cached per namespace, policy set and the namespace's policy stamp: every write
+// or delete stores a new stamp, so instances sharing one database never use an ACL older than the stored policies.
+import { randomUUID } from 'node:crypto';
 import type { Namespace, SecretsCore } from '../contract.ts';
 import { Acl } from './acl.ts';
 import { DEFAULT_POLICY_TEXT } from './builtin.ts';
@@ -26,6 +28,14 @@ export class PolicyStore {
     return this.#core.systemStorage(ns).view('policy/acl/');
   }
 
+  #stampStorage(ns: Namespace) {
+    return this.#core.systemStorage(ns).view('policy/');
+  }
+
+  async #restamp(ns: Namespace): Promise<void> {
+    await this.#stampStorage(ns).put('stamp', randomUUID());
+  }
+
   async get(ns: Namespace, name: string): Promise<StoredPolicy | undefined> {
     if (name === ROOT_POLICY) return { name, text: '', rules: [] };
     return this.#view(ns).get<StoredPolicy>(name);
@@ -35,12 +45,12 @@ export class PolicyStore {
   async put(ns: Namespace, name: string, text: string): Promise<void> {
     const rules = await parsePolicyText(text);
     await this.#view(ns).put(name, { name, text, rules } satisfies StoredPolicy);
-    this.#acls.clear();
+    await this.#restamp(ns);
   }
 
   async delete(ns: Namespace, name: string): Promise<void> {
     await this.#view(ns).delete(name);
-    this.#acls.clear();
+    await this.#restamp(ns);
   }
 
   /** Stored names plus `root`, sorted. */
@@ -56,8 +66,9 @@ export class PolicyStore {
 
   /** The ACL of a set of policy names in a namespace; unknown names contribute nothing. */
   async acl(ns: Namespace, names: readonly string[]): Promise<Acl> {
-    const key = `${ns.id}\u0000${names.join(',')}`;
-    const cached = this.#acls.get(key);
+    const stamp = await this.#stampStorage(ns).get<string>('stamp');
+    const key = `${ns.id}\u0000${stamp}\u0000${names.join(',')}`;
+    const cached = stamp ? this.#acls.get(key) : undefined;
     if (cached) return cached;
     const policies: Policy[] = [];
     for (const name of names) {
@@ -66,11 +77,11 @@ export class PolicyStore {
     }
     const acl = new Acl(policies);
     if (this.#acls.size >= ACL_CACHE_LIMIT) this.#acls.clear();
-    this.#acls.set(key, acl);
+    if (stamp) this.#acls.set(key, acl);
     return acl;
   }
 
-  /** Forgets cached ACLs (another instance may have changed policies; called on namespace changes). */
+  /** Forgets cached ACLs (namespace changes). */
   invalidate(): void {
     this.#acls.clear();
   }

@@ -83,6 +83,11 @@ export function planTokenCreate(req: CreateTokenRequest, ctx: CreateContext): Cr
     if (req.id.includes('.')) throw badRequest('token IDs can not contain a "."');
   }
 
+  const intoChildNamespace = ctx.namespaceId !== parent.namespaceId;
+  if (intoChildNamespace) {
+    if (!isSudo) throw badRequest('root or sudo privileges required to directly generate a token in a child namespace');
+    if (req.policies?.some((p) => p.trim().toLowerCase() === 'root')) throw badRequest('root tokens may not be created from a parent namespace');
+  }
   const policies = choosePolicies(req, ctx);
   if (policies.includes('root') && !parent.policies.includes('root')) {
     throw badRequest('root tokens may not be created without parent token being root');
@@ -174,6 +179,10 @@ function choosePolicies(req: CreateTokenRequest, ctx: CreateContext): string[] {
     for (const p of chosen) {
       if (role.disallowedPolicies.includes(p)) throw badRequest(`token policy "${p}" is disallowed by this role`);
     }
+  } else if (ctx.namespaceId !== parent.namespaceId) {
+    // a token made for a child namespace gets only what was asked: the parent's policies mean nothing there
+    chosen = requested ?? [];
+    addDefault = !req.noDefaultPolicy;
   } else if (!requested) {
     chosen = parent.policies;
   } else if (!isSudo) {
