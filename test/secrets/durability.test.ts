@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { Runtime } from '../../src/core/runtime.ts';
+import { manifestOf } from '../../src/services/index.ts';
+import { DATABASES, call, type TestRuntime } from '../helpers/runtime.ts';
+import { ROOT, startSecrets, vault } from './helpers.ts';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+for (const database of DATABASES) {
+  describe(`secrets dev mode and durability (${database})`, () => {
+    let t: TestRuntime;
+    let v: ReturnType<typeof vault>;
+    before(async () => {
+      t = await startSecrets(database);
+      v = vault(t);
+    });
+    after(async () => t.close());
+
+    it('starts initialised and unsealed with kv v2 at secret/ and prints the root token', async () => {
+      const status = await v('sys/seal-status', { token: null });
+      assert.deepEqual([status.body.initialized, status.body.sealed, status.body.t, status.body.n], [true, false, 1, 1]);
+      const mounts = await v('sys/mounts');
+      assert.deepEqual(mounts.body.data['secret/'].options, { version: '2' });
+      const running = t.rt.services.get('secrets')!;
+      const hints = await running.manifest.credentials!(running.ctx);
+      assert.ok(hints.some((h) => h.value === ROOT));
+      const kept = JSON.parse(readFileSync(join(t.dataDir, 'secrets-dev.json'), 'utf8'));
+      assert.equal(kept.unseal_key.length, 64);
+      assert.equal(statSync(join(t.dataDir, 'secrets-dev.json')).mode & 0o777, 0o600);
+      assert.equal((await v('sys/init', { method: 'PUT', body: { secret_shares: 1, secret_threshold: 1 }, token: null })).body.errors[0], 'Vault is already initialized');
+    });
+
+    it('unseals itself after a restart and keeps everything', async () => {
+      await v('secret/data/keep', { body: { data: { a: 1 } } });
+      await v('sys/namespaces/team', { body: {} });
+      await v('sys/mounts/kvt', { body: { type: 'kv' }, headers: { 'x-secrets-namespace': 'team/' } });
+      await v('team/kvt/x', { body: { b: 2 } });
+      await t.restart();
+      assert.equal((await v('sys/seal-status', { token: null })).body.sealed, false);
+      assert.deepEqual((await v('secret/data/keep')).body.data.data, { a: 1 });
+      assert.deepEqual((await v('team/kvt/x')).body.data, { b: 2 });
+    });
+
+    it('seeds again after POST /reset on the admin listener', async () => {
+      const res = await call(`${t.adminUrl}/reset`, { body: { service: 'secrets' } });
+      assert.equal(res.status, 200);
+      assert.equal((await v('secret/data/keep')).status, 404);
+      assert.equal((await v('sys/seal-status', { token: null })).body.sealed, false);
+      assert.equal((await v('secret/data/again', { body: { data: { c: 3 } } })).status, 200);
+    });
+  });
+}
+
+describe('secrets after an unclean kill (sqlite)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'secrets-kill-'));
+  const databaseUrl = join(dataDir, 'kill.db');
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('reads back every acknowledged write after SIGKILL', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'fixtures/serve-secrets.ts'), dataDir, databaseUrl, ROOT], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (d) => {
+        out += d;
+        if (out.includes('\n')) resolve(out.trim());
+      });
+      child.on('exit', (code) => reject(new Error(`child exited with ${code}`)));
+    });
+    const written: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await call(`${url}/v1/secret/data/k${i}`, { body: { data: { i } }, headers: { 'x-secrets-token': ROOT } });
+      if (res.status === 200) written.push(i);
+    }
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    const rt = await Runtime.start(
+      {
+        dataDir,
+        databaseUrl,
+        host: '127.0.0.1',
+        ports: () => 0,
+        clock: 'system',
+        logLevel: 'silent',
+        logger: pino({ level: 'silent' }),
+        devApiKey: 'k',
+        devToken: 't',
+        settings: { secrets: { devRootToken: ROOT } },
+      },
+      [manifestOf('secrets')],
+    );
+    try {
+      const base = rt.services.get('secrets')!.url;
+      assert.equal(written.length, 20);
+      for (const i of written) {
+        const res = await call(`${base}/v1/secret/data/k${i}`, { headers: { 'x-secrets-token': ROOT } });
+        assert.deepEqual(res.body.data.data, { i });
+      }
+    } finally {
+      await rt.close();
+    }
+  });
+});
+
