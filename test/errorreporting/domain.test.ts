@@ -56,6 +56,33 @@ describe('acceptReport', () => {
     assert.deepEqual(event.context, { reportLocation: { filePath: 'a.js', lineNumber: 3, functionName: 'run' }, user: 'u1' });
   });
 
+  it('answers any input with an event or a Google 400, never another failure', () => {
+    const anyValue = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(TRACE), fc.constant('2026-03-01T11:00:00+02:00'));
+    const shaped = fc.record(
+      {
+        eventTime: anyValue,
+        serviceContext: fc.oneof(anyValue, fc.record({ service: anyValue, version: anyValue, resourceType: anyValue }, { requiredKeys: [] })),
+        message: anyValue,
+        context: fc.oneof(
+          anyValue,
+          fc.record({ user: anyValue, reportLocation: fc.oneof(anyValue, fc.record({ functionName: anyValue, lineNumber: anyValue, filePath: anyValue }, { requiredKeys: [] })), httpRequest: anyValue, sourceReferences: anyValue }, { requiredKeys: [] }),
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.oneof(shaped, fc.jsonValue()), (body) => {
+        try {
+          const event = acceptReport(JSON.parse(JSON.stringify(body)), NOW);
+          assert.equal(typeof event.groupId, 'string');
+        } catch (err) {
+          assert.ok(err instanceof GoogleError && err.status === 400, String(err));
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('groups by service, exception type and top frames, ignoring line numbers', () => {
     const a = acceptReport(ok(), NOW).groupId;
     assert.equal(acceptReport(ok({ message: 'Error: other words\n    at run (/app/a.js:90:7)' }), NOW).groupId, a);

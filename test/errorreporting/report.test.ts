@@ -69,6 +69,7 @@ for (const database of DATABASES) {
       { name: 'missing message', body: { serviceContext: { service: 'web' } }, status: 400, rpc: 'INVALID_ARGUMENT', message: 'ReportedErrorEvent.message must be set.' },
       { name: 'message of the wrong type', body: { serviceContext: { service: 'web' }, message: 7 }, status: 400, rpc: 'INVALID_ARGUMENT', message: "Invalid value at 'event.message' (TYPE_STRING), 7" },
       { name: 'serviceContext of the wrong type', body: { serviceContext: 'web', message: TRACE }, status: 400, rpc: 'INVALID_ARGUMENT', message: /^Invalid value at 'event.service_context'/ },
+      { name: 'a NUL character in a string', body: { serviceContext: { service: 'web' }, message: TRACE + '\u0000' }, status: 400, rpc: 'INVALID_ARGUMENT', message: /^Invalid value at 'event.message' \(TYPE_STRING\)/ },
       { name: 'unparseable eventTime', body: { serviceContext: { service: 'web' }, message: TRACE, eventTime: 'yesterday' }, status: 400, rpc: 'INVALID_ARGUMENT', message: /^Invalid value at 'event.event_time'/ },
       { name: 'eventTime older than 30 days', body: { serviceContext: { service: 'web' }, message: TRACE, eventTime: '2026-01-01T00:00:00Z' }, status: 400, rpc: 'INVALID_ARGUMENT', message: /older than the log retention period/ },
       { name: 'eventTime more than 24 h ahead', body: { serviceContext: { service: 'web' }, message: TRACE, eventTime: '2026-03-02T12:00:01Z' }, status: 400, rpc: 'INVALID_ARGUMENT', message: /more than 24 hours in the future/ },

@@ -29,7 +29,8 @@ export function readObject(value: unknown, path: string, type: string, known: re
 export function readString(record: Record<string, unknown> | undefined, key: string, path: string): string | undefined {
   const value = record?.[key];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw invalidValue(child(path, key), 'TYPE_STRING', value);
+  // NUL cannot be stored in PostgreSQL text; refusing it everywhere keeps both databases alike.
+  if (typeof value !== 'string' || value.includes('\u0000')) throw invalidValue(child(path, key), 'TYPE_STRING', value);
   return value;
 }
 

@@ -13,6 +13,8 @@ export const PERIODS: Record<string, number> = {
   PERIOD_1_WEEK: 7 * 24 * 3600_000,
   PERIOD_30_DAYS: 30 * 24 * 3600_000,
 };
+/** Longest accepted `timedCountDuration` (ten years): longer ones are one bucket anyway and would overflow the arithmetic. */
+const MAX_TIMED_COUNT_MS = 3650 * 24 * 3600_000;
 /** Without `timeRange.period` (or with PERIOD_UNSPECIFIED) the whole retention window is searched. */
 export const DEFAULT_PERIOD = 'PERIOD_30_DAYS';
 
@@ -75,7 +77,7 @@ export function readGroupStatsQuery(raw: Raw, nowMs: number): GroupStatsQuery {
   let timedCountDurationMs: number | undefined;
   if (duration !== undefined) {
     timedCountDurationMs = parseGoogleDuration(duration);
-    if (!timedCountDurationMs) throw invalidArgument(`Invalid value at 'timed_count_duration' (type.googleapis.com/google.protobuf.Duration), "${duration}"`, 'timedCountDuration');
+    if (!timedCountDurationMs || timedCountDurationMs > MAX_TIMED_COUNT_MS) throw invalidArgument(`Invalid value at 'timed_count_duration' (type.googleapis.com/google.protobuf.Duration), "${duration}"`, 'timedCountDuration');
   }
   const alignmentTime = one(raw, 'alignmentTime');
   let alignmentTimeMs: number | undefined;
@@ -150,10 +152,18 @@ const protoPath = (name: string) => name.split('.').map((p) => p.replace(/[A-Z]/
 function one(raw: Raw, name: string): string | undefined {
   const value = raw[name];
   if (Array.isArray(value)) throw invalidArgument(`Parameter ${name} may appear only once.`, name);
-  return typeof value === 'string' ? value : undefined;
+  if (typeof value !== 'string') return undefined;
+  if (value.includes('\u0000')) throw invalidArgument(`Invalid value for ${name}.`, name);
+  return value;
 }
 
-const all = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === 'string' && value !== '' ? [value] : []);
+const MAX_GROUP_IDS = 1000;
+
+function all(value: unknown): string[] {
+  const list = Array.isArray(value) ? value.map(String) : typeof value === 'string' && value !== '' ? [value] : [];
+  if (list.length > MAX_GROUP_IDS) throw invalidArgument(`At most ${MAX_GROUP_IDS} groupId values may be given.`, 'groupId');
+  return list;
+}
 
 export interface Bucket {
   startMs: number;
