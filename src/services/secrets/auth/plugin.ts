@@ -12,36 +12,44 @@ import { sysAuthRoutes } from './sys-auth-routes.ts';
 import { userpassBackend } from './userpass.ts';
 
 export function createAccessPlugin(): SecretsPlugin {
-  let access: Access | undefined;
-  let auditor: FileAuditor | undefined;
-  const installed = () => {
-    if (!access) throw new Error('the access plugin is not installed yet');
-    return access;
+  // Each store core gets its own state (two runtimes may share this module); backends find theirs by core.
+  const byCore = new WeakMap<SecretsCore, { access: Access; auditor: FileAuditor }>();
+  let latest: { access: Access; auditor: FileAuditor } | undefined;
+  const stateOf = (core: SecretsCore) => {
+    const state = byCore.get(core);
+    if (!state) throw new Error('the access plugin is not installed on this core');
+    return state.access;
   };
-  const audit = () => {
-    if (!auditor) throw new Error('the access plugin is not installed yet');
-    return auditor;
+  const current = () => {
+    if (!latest) throw new Error('the access plugin is not installed yet');
+    return latest;
   };
   return {
     credentialBackends: {
-      token: (ctx) => tokenBackend(installed(), ctx),
-      userpass: (ctx) => userpassBackend(installed(), ctx),
-      approle: (ctx) => approleBackend(installed(), ctx),
+      token: (ctx) => tokenBackend(stateOf(ctx.core), ctx),
+      userpass: (ctx) => userpassBackend(stateOf(ctx.core), ctx),
+      approle: (ctx) => approleBackend(stateOf(ctx.core), ctx),
     },
-    systemRoutes: [...sysAuthRoutes(installed), ...policyRoutes(installed), ...capabilitiesRoutes(installed), ...auditRoutes(audit)],
+    /** Read by the core right after `install`, so the routes are bound to that core's state. */
+    get systemRoutes() {
+      const { access, auditor } = current();
+      return [...sysAuthRoutes(() => access), ...policyRoutes(() => access), ...capabilitiesRoutes(() => access), ...auditRoutes(() => auditor)];
+    },
     install(core: SecretsCore) {
-      access = new Access(core);
-      auditor = new FileAuditor(core);
-      return { authorizer: access, auditor };
+      latest = { access: new Access(core), auditor: new FileAuditor(core) };
+      byCore.set(core, latest);
+      return { authorizer: latest.access, auditor: latest.auditor };
     },
     async onNamespace(ns) {
-      await installed().policies.seed(ns);
-      installed().policies.invalidate();
-      auditor?.reset();
+      const { access, auditor } = current();
+      await access.policies.seed(ns);
+      access.policies.invalidate();
+      auditor.reset();
     },
     async onNamespaceDeleted(ns) {
-      await installed().tokens.purgeNamespace(ns);
-      installed().policies.invalidate();
+      const { access } = current();
+      await access.tokens.purgeNamespace(ns);
+      access.policies.invalidate();
     },
   };
 }

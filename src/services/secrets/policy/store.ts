@@ -38,7 +38,10 @@ export class PolicyStore {
 
   async get(ns: Namespace, name: string): Promise<StoredPolicy | undefined> {
     if (name === ROOT_POLICY) return { name, text: '', rules: [] };
-    return this.#view(ns).get<StoredPolicy>(name);
+    const stored = await this.#view(ns).get<StoredPolicy>(name);
+    // `default` always exists: until it is seeded or edited, it is the standard one
+    if (!stored && name === DEFAULT_POLICY) return { name, text: DEFAULT_POLICY_TEXT, rules: await defaultRules() };
+    return stored;
   }
 
   /** Parses (throws PolicyParseError) and stores. */
@@ -53,10 +56,10 @@ export class PolicyStore {
     await this.#restamp(ns);
   }
 
-  /** Stored names plus `root`, sorted. */
+  /** Stored names plus `default` and `root` (which always exist), sorted. */
   async list(ns: Namespace): Promise<string[]> {
     const names = (await this.#view(ns).list('')).filter((n) => !n.endsWith('/'));
-    return [...new Set([...names, ROOT_POLICY])].sort();
+    return [...new Set([...names, DEFAULT_POLICY, ROOT_POLICY])].sort();
   }
 
   /** Seeds the default policy of a namespace once (later edits are kept). */
@@ -66,9 +69,9 @@ export class PolicyStore {
 
   /** The ACL of a set of policy names in a namespace; unknown names contribute nothing. */
   async acl(ns: Namespace, names: readonly string[]): Promise<Acl> {
-    const stamp = await this.#stampStorage(ns).get<string>('stamp');
+    const stamp = (await this.#stampStorage(ns).get<string>('stamp')) ?? 'unwritten';
     const key = `${ns.id}\u0000${stamp}\u0000${names.join(',')}`;
-    const cached = stamp ? this.#acls.get(key) : undefined;
+    const cached = this.#acls.get(key);
     if (cached) return cached;
     const policies: Policy[] = [];
     for (const name of names) {
@@ -77,7 +80,7 @@ export class PolicyStore {
     }
     const acl = new Acl(policies);
     if (this.#acls.size >= ACL_CACHE_LIMIT) this.#acls.clear();
-    if (stamp) this.#acls.set(key, acl);
+    this.#acls.set(key, acl);
     return acl;
   }
 
@@ -86,3 +89,6 @@ export class PolicyStore {
     this.#acls.clear();
   }
 }
+
+let defaultRulesParsed: Promise<PathRule[]> | undefined;
+const defaultRules = () => (defaultRulesParsed ??= parsePolicyText(DEFAULT_POLICY_TEXT));
