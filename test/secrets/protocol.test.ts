@@ -134,6 +134,24 @@ for (const database of DATABASES) {
       assert.deepEqual(res.body.data.secret, {});
     });
 
+    it('lets a policy-bound token detect the KV version of a path it may read; denies what it may not', async () => {
+      await v('sys/policies/acl/reader', { method: 'PUT', body: { policy: 'path "secret/data/app/*" { capabilities = ["read"] }' } });
+      const token = (await v('auth/token/create', { body: { policies: ['reader'] } })).body.auth.client_token;
+      await v('secret/data/app/one', { body: { data: { a: 1 } } });
+      let res = await v('sys/internal/ui/mounts/secret/app/one', { token });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.data.options.version, '2');
+      res = await v('sys/internal/ui/mounts/sys/x', { token });
+      assert.equal(res.status, 403);
+      assert.deepEqual((await v('secret/data/app/one', { token })).body.data.data, { a: 1 });
+      res = await v('secret/data/app/one', { token, body: { data: { a: 2 } } });
+      assert.equal(res.status, 403);
+      res = await v('nothing/mounted/here', { token });
+      assert.equal(res.status, 403, 'a non-root token learns nothing about unmounted paths');
+      res = await v('secret/data/app/one', { headers: { 'x-vault-wrap-ttl': '5m' } });
+      assert.equal(res.status, 400);
+    });
+
     it('answers ?help=1 with markdown and an OpenAPI document relative to the path', async () => {
       const res = await v('secret/?help=1');
       assert.equal(res.status, 200);

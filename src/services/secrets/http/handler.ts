@@ -68,6 +68,7 @@ export function installSecretsHttp(app: FastifyInstance, options: HandlerOptions
         const url = splitUrl(req.url);
         if (!url) return send(reply, { status: 404, body: { errors: [] } }, extra);
         if (req.method === 'OPTIONS') throw new SecretsError(405, []);
+        if (secretsHeader(req.headers, 'wrap-ttl') !== undefined) throw new SecretsError(400, 'response wrapping is not supported by this server');
         const operation = operationOf(req.method, req.headers, url.query);
         const writes = req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH';
         const data = writes ? decodeBody(req.body as Buffer | undefined, req.headers['content-type']) : queryData(url.query);

@@ -47,7 +47,7 @@ export function mountRoutes(deps: SysDeps): CoreRoute[] {
   async function canSee(req: LogicalRequest, ns: Namespace, paths: string[]): Promise<boolean> {
     if (!req.clientToken) return false;
     const mountPath = paths[paths.length - 1]!;
-    if (core.authorizer.hasAccessUnder) return core.authorizer.hasAccessUnder(req.clientToken, ns, mountPath);
+    if (core.authorizer.hasAccessUnder && (await core.authorizer.hasAccessUnder(req.clientToken, ns, mountPath))) return true;
     for (const p of paths) {
       const caps = await core.authorizer.capabilities(req.clientToken, ns, p);
       if (caps.length && !caps.includes('deny')) return true;
@@ -148,10 +148,14 @@ export function mountRoutes(deps: SysDeps): CoreRoute[] {
       async handle(req, m) {
         const asked = m[1]!.replace(/\/+$/, '') + '/';
         const { kind, path } = kindOf(asked);
-        const found = await core.mounts.resolve(req.namespace, kind, path.replace(/\/$/, '') === '' ? path : path);
+        const found = await core.mounts.resolve(req.namespace, kind, path);
         if (!found || !req.clientToken || !(await core.authorizer.lookup(req.clientToken))) throw preflight(asked);
         const mountPath = (kind === 'auth' ? 'auth/' : '') + found.entry.path;
-        if (!(await canSee(req, req.namespace, [m[1]!, mountPath]))) throw preflight(asked);
+        // `vault kv get secret/x` asks about secret/x; on a v2 mount the policy names secret/data/x or secret/metadata/x.
+        const rest = m[1]!.length > mountPath.length ? m[1]!.slice(mountPath.length) : '';
+        const candidates = [m[1]!];
+        if (found.entry.type === 'kv' && found.entry.options?.version === '2') candidates.push(`${mountPath}data/${rest}`, `${mountPath}metadata/${rest}`);
+        if (!(await canSee(req, req.namespace, [...candidates, mountPath]))) throw preflight(asked);
         return {
           data: {
             ...mountView(found.entry),
