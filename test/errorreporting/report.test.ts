@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
 import { DEV_PRINCIPAL_ID } from '../../src/core/runtime.ts';
 import { DATABASES, DEV_API_KEY, DEV_TOKEN, call, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
 
@@ -152,6 +153,30 @@ for (const database of DATABASES) {
       }
       assert.equal((await call(`${t.adminUrl}/services/errorreporting/projects/Bad_Id/log-bucket`)).status, 400);
       assert.equal((await call(admin)).body.cmekEnabled, true);
+    });
+
+    it('answers generated bodies with 200 (one log entry) or a Google 400 (none), never anything else', async () => {
+      const text = fc.oneof(fc.string({ maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 20 }), fc.constant(TRACE), fc.constant('\ud800 lone'));
+      const value = fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null), fc.array(text, { maxLength: 2 }), fc.constant('2026-03-01T11:00:00.123456789-03:00'));
+      const body = fc.record(
+        {
+          serviceContext: fc.oneof(value, fc.record({ service: value, version: value }, { requiredKeys: [] })),
+          message: fc.oneof(value, text.map((t) => t + '\n' + TRACE)),
+          eventTime: value,
+          context: fc.oneof(value, fc.record({ user: value, reportLocation: fc.record({ functionName: value, filePath: value, lineNumber: value }, { requiredKeys: [] }) }, { requiredKeys: [] })),
+        },
+        { requiredKeys: [] },
+      );
+      await fc.assert(
+        fc.asyncProperty(body, async (b) => {
+          const before = (await logOf('fuzz-project')).total;
+          const res = await call(reportUrl('fuzz-project'), { body: b });
+          assert.ok(res.status === 200 || res.status === 400, `${res.status} ${res.text}`);
+          if (res.status === 400) assert.equal(res.body.error.status, 'INVALID_ARGUMENT');
+          assert.equal((await logOf('fuzz-project')).total, before + (res.status === 200 ? 1 : 0));
+        }),
+        { numRuns: 60 },
+      );
     });
 
     it('keeps events across a restart', async () => {
