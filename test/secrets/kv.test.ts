@@ -172,6 +172,13 @@ for (const database of DATABASES) {
       assert.deepEqual(list.keys, ['one']);
     });
 
+    it('lets exactly one of racing check-and-set writes win', async () => {
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => v('secret/data/race', { body: { data: { i }, options: { cas: 0 } } })));
+      assert.equal(results.filter((r) => r.status === 200).length, 1);
+      assert.equal(results.filter((r) => r.status === 400).length, 7);
+      assert.equal((await client.read('secret/metadata/race')).data.current_version, 1);
+    });
+
     it('reads back after a restart', async () => {
       await t.restart();
       client = nodeVault({ endpoint: t.url('secrets'), token: ROOT });
