@@ -19,7 +19,8 @@ export const VISA = '4000000000000002';
 export const AMEX = '374387188019714';
 export const MASTERCARD = '5100000000000008';
 
-export async function startGateway(database: 'sqlite' | 'postgres', clockStart = Date.parse('2026-03-10T12:00:00Z')): Promise<TestRuntime> {
+/** `extraMerchants` adds merchant configurations (for example with 3-D Secure off) beside the standard ones. */
+export async function startGateway(database: 'sqlite' | 'postgres', clockStart = Date.parse('2026-03-10T12:00:00Z'), extraMerchants: Array<Record<string, unknown>> = []): Promise<TestRuntime> {
   return startTestRuntime({
     services: ['payments'],
     database,
@@ -32,6 +33,7 @@ export async function startGateway(database: 'sqlite' | 'postgres', clockStart =
         merchants: [
           { merchantid: STRICT_MID, clientid: CLIENT, name: 'Strict merchant', csc_policy: '1', avs_postcode_policy: '1', match_avsa: '1', time_zone: 'America/New_York', currency: 'USD' },
           { merchantid: FOREIGN_MID, clientid: OTHER_CLIENT, name: 'Foreign merchant' },
+          ...extraMerchants,
         ],
       },
     },

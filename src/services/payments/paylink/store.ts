@@ -60,34 +60,13 @@ export interface AttachmentRecord {
 export class PaylinkStore {
   constructor(private readonly db: Kysely<any>) {}
 
-  async insertToken(t: Omit<TokenRecord, 'seq'>): Promise<number> {
-    const row = await this.db
-      .insertInto('payments_paylink_tokens')
-      .values({
-        token: t.token,
-        usc: t.usc,
-        merchantid: t.merchantid,
-        clientid: t.clientid,
-        identifier: t.identifier,
-        amount: t.amount,
-        currency: t.currency,
-        state: t.state,
-        paid: t.paid ? 1 : 0,
-        expires_at: t.expiresAt,
-        request: JSON.stringify(t.request),
-        bill: t.bill ? JSON.stringify(t.bill) : null,
-        guards_enc: t.guardsEnc,
-        payment: null,
-        payment_attempts: 0,
-        email_resends: 0,
-        sms_resends: 0,
-        last_sms_at: null,
-        created_at: t.createdAt,
-        updated_at: t.updatedAt,
-      })
-      .returning('seq')
-      .executeTakeFirstOrThrow();
-    return Number(row.seq);
+  /** Stores a new token and the first event of its timeline in one transaction (one commit per create). */
+  async insertToken(t: Omit<TokenRecord, 'seq'>, first: TimelineEvent): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const seq = await insertTokenRow(trx, t);
+      await trx.insertInto('payments_paylink_events').values({ token_seq: seq, at: first.at, state: first.state, message: first.message }).execute();
+      return seq;
+    });
   }
 
   async byToken(token: string): Promise<TokenRecord | undefined> {
@@ -269,6 +248,36 @@ export class PaylinkStore {
       .executeTakeFirst();
     return Number(res.numUpdatedRows);
   }
+}
+
+async function insertTokenRow(db: Kysely<any>, t: Omit<TokenRecord, 'seq'>): Promise<number> {
+  const row = await db
+    .insertInto('payments_paylink_tokens')
+    .values({
+      token: t.token,
+      usc: t.usc,
+      merchantid: t.merchantid,
+      clientid: t.clientid,
+      identifier: t.identifier,
+      amount: t.amount,
+      currency: t.currency,
+      state: t.state,
+      paid: t.paid ? 1 : 0,
+      expires_at: t.expiresAt,
+      request: JSON.stringify(t.request),
+      bill: t.bill ? JSON.stringify(t.bill) : null,
+      guards_enc: t.guardsEnc,
+      payment: null,
+      payment_attempts: 0,
+      email_resends: 0,
+      sms_resends: 0,
+      last_sms_at: null,
+      created_at: t.createdAt,
+      updated_at: t.updatedAt,
+    })
+    .returning('seq')
+    .executeTakeFirstOrThrow();
+  return Number(row.seq);
 }
 
 function toToken(r: any): TokenRecord {

@@ -76,9 +76,8 @@ export class PaylinkTokens {
       createdAt: now,
       updatedAt: now,
     };
-    const seq = await this.store.insertToken(record);
+    const seq = await this.store.insertToken(record, { at: now, state: EV.created, message: `Token created for ${money(record.amount, record.currency)}` });
     const t: TokenRecord = { ...record, seq };
-    await this.store.addEvent(seq, now, EV.created, `Token created for ${money(t.amount, t.currency)}`);
     const attachments = bill ? await this.addAttachments(t, bill) : [];
     if (bill) {
       await this.notifier.sendEmails(t, merchant, bill.emailPaths, attachments.map((a) => a.name));

@@ -1,0 +1,146 @@
+// Direct post through HTTP: domain keys, form posts checked against Origin/Referer and the MAC, 303 redirects with
+// the result as query parameters, replayed nonces, and the JSON (XHR) form.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { directPostMac } from '../../src/services/payments/direct/domain/mac.ts';
+import { DATABASES, call, type TestRuntime } from '../helpers/runtime.ts';
+import { caller, CLIENT, LICENCE, OTHER_CLIENT, OTHER_LICENCE, startGateway } from './support.ts';
+
+const MID = 43001;
+const SHOP = 'https://shop.example.com';
+const SUCCESS = 'https://shop.example.com/paid';
+const FAILURE = 'https://shop.example.com/failed';
+
+for (const database of DATABASES) {
+  describe(`direct post (${database})`, () => {
+    let t: TestRuntime;
+    let base: string;
+    let domainKey: string;
+
+    before(async () => {
+      t = await startGateway(database, undefined, [{ merchantid: MID, clientid: CLIENT, name: 'Shop', currency: 'GBP', three_d_secure: false }]);
+      base = t.url('payments');
+    });
+    after(async () => t.close());
+
+    const key = () => caller(t).key();
+    const nonce = () => randomBytes(16).toString('hex').toUpperCase();
+    const form = (fields: Record<string, string | number>, headers: Record<string, string> = { origin: SHOP }) =>
+      fetch(`${base}/direct/auth`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString(),
+      });
+    const payment = (overrides: Record<string, string | number> = {}) => {
+      const n = nonce();
+      const identifier = String(overrides.identifier ?? `DP-${randomBytes(4).toString('hex')}`);
+      const amount = overrides.amount ?? 2500;
+      return {
+        'pay-domain-key': domainKey,
+        amount,
+        identifier,
+        cardnumber: '4000 0000 0000 0002',
+        expmonth: 12,
+        expyear: 2030,
+        csc: '123',
+        nonce: n,
+        mac: directPostMac(LICENCE, n, amount, identifier),
+        redirect_success: SUCCESS,
+        redirect_failure: FAILURE,
+        ...overrides,
+      };
+    };
+    const location = (res: Response) => new URL(res.headers.get('location')!);
+
+    it('generates and checks domain keys for a merchant', async () => {
+      let res = await call(`${base}/dk/gen`, { body: { domain: ['Shop.Example.com', '*.cdn.example.com'], merchantid: MID }, headers: { 'pay-api-key': key() } });
+      assert.equal(res.status, 200, res.text);
+      domainKey = res.body.domain_key;
+      assert.ok(domainKey.length >= 64 && domainKey.length <= 512);
+      assert.deepEqual(res.body.domain, ['shop.example.com', '*.cdn.example.com']);
+      assert.equal(res.body.merchantid, MID);
+      assert.equal(res.body.live, false);
+      res = await call(`${base}/dk/check`, { body: { domain_key: domainKey }, headers: { 'pay-api-key': key() } });
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body.domain, ['shop.example.com', '*.cdn.example.com']);
+      res = await call(`${base}/dk/check`, { body: { domain_key: domainKey }, headers: { 'pay-api-key': caller(t, OTHER_CLIENT, OTHER_LICENCE).key() } });
+      assert.equal(res.status, 422, "another client cannot inspect the key");
+      for (const body of [{ domain: [], merchantid: MID }, { domain: ['not a host'], merchantid: MID }, { domain: ['a.example.com'], merchantid: MID, live: 'maybe' }]) {
+        res = await call(`${base}/dk/gen`, { body, headers: { 'pay-api-key': key() } });
+        assert.equal(res.status, 400, JSON.stringify(body));
+      }
+      res = await call(`${base}/dk/gen`, { body: { domain: ['a.example.com'], merchantid: MID } });
+      assert.equal(res.status, 401);
+    });
+
+    it('authorises a form post from a registered page and redirects with 303 to redirect_success', async () => {
+      const fields = payment({ identifier: 'DP-OK-0001' });
+      const res = await form(fields);
+      assert.equal(res.status, 303);
+      const url = location(res);
+      assert.equal(`${url.origin}${url.pathname}`, SUCCESS);
+      assert.equal(url.searchParams.get('authorised'), 'true');
+      assert.equal(url.searchParams.get('identifier'), 'DP-OK-0001');
+      assert.equal(url.searchParams.get('amount'), '2500');
+      assert.match(url.searchParams.get('maskedpan')!, /^400000\*+0002$/);
+      assert.equal(url.searchParams.get('cardnumber'), null);
+      assert.equal(url.searchParams.get('csc'), null);
+      assert.ok(url.searchParams.get('sha256'));
+      const replay = await form(fields);
+      assert.equal(replay.status, 303);
+      assert.equal(location(replay).pathname, '/failed');
+      assert.equal(location(replay).searchParams.get('code'), 'S010', 'a nonce is accepted once');
+    });
+
+    it('sends declines and refusals to redirect_failure', async () => {
+      let res = await form(payment({ amount: 3333 }));
+      assert.equal(res.status, 303);
+      assert.equal(location(res).pathname, '/failed');
+      assert.equal(location(res).searchParams.get('authorised'), 'false');
+      assert.equal(location(res).searchParams.get('result_code'), '090');
+
+      res = await form({ ...payment(), mac: 'AB'.repeat(32) });
+      assert.equal(location(res).pathname, '/failed');
+      assert.equal(location(res).searchParams.get('code'), 'S010');
+      const tampered = payment();
+      res = await form({ ...tampered, amount: 1 });
+      assert.equal(location(res).searchParams.get('code'), 'S010', 'changing the amount breaks the mac');
+      res = await form(payment({ cardnumber: '4000000000000003' }));
+      assert.equal(location(res).pathname, '/failed');
+      assert.ok(location(res).searchParams.get('code'));
+    });
+
+    it('checks the domain key against Origin or Referer', async () => {
+      let res = await form(payment(), { origin: 'https://evil.example.net' });
+      assert.equal(res.status, 403);
+      res = await form(payment(), {});
+      assert.equal(res.status, 403, 'no Origin and no Referer');
+      res = await form(payment(), { referer: `${SHOP}/checkout` });
+      assert.equal(res.status, 303);
+      assert.equal(location(res).pathname, '/paid');
+      res = await form(payment(), { origin: 'https://img.cdn.example.com' });
+      assert.equal(location(res).pathname, '/paid', 'wildcard domain');
+      res = await form({ ...payment(), 'pay-domain-key': 'x'.repeat(64) });
+      assert.equal(res.status, 403);
+      const { 'pay-domain-key': _omit, ...withoutKey } = payment();
+      res = await form(withoutKey);
+      assert.equal(res.status, 401);
+      const { redirect_failure: _f, ...noFailure } = payment();
+      res = await form(noFailure);
+      assert.equal(res.status, 400, 'a form post must say where failures go');
+    });
+
+    it('answers a JSON post without redirects with the AuthResponse', async () => {
+      const { redirect_success: _s, redirect_failure: _f, 'pay-domain-key': _k, ...fields } = payment({ identifier: 'DP-JSON-01' });
+      const res = await call(`${base}/direct/auth`, { body: { ...fields, merchantid: MID }, headers: { 'pay-api-key': key() } });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.authorised, true);
+      assert.equal(res.body.identifier, 'DP-JSON-01');
+      const bad = await call(`${base}/direct/auth`, { body: { ...fields, identifier: 'DP-JSON-02', merchantid: MID }, headers: { 'pay-api-key': key() } });
+      assert.equal(bad.status, 403);
+      assert.equal(bad.body.code, 'S010');
+    });
+  });
+}

@@ -1,0 +1,200 @@
+// The hosted payment page through plain HTTP: field guards (denials, lockout, access cookie per merchant), paying
+// with a card, declines, the postback webhook with the final result, and refusing a second payment.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { DATABASES, call, type TestRuntime } from '../helpers/runtime.ts';
+import { caller, CLIENT, startGateway } from './support.ts';
+
+const MID = 44001;
+const MID2 = 44002;
+const START = Date.parse('2026-03-10T12:00:00Z');
+
+for (const database of DATABASES) {
+  describe(`paylink hosted page (${database})`, () => {
+    let t: TestRuntime;
+    let base: string;
+    let hook: Server;
+    let hookUrl: string;
+    const postbacks: any[] = [];
+
+    before(async () => {
+      hook = createServer((req, res) => {
+        let body = '';
+        req.on('data', (c) => (body += c));
+        req.on('end', () => {
+          postbacks.push({ headers: req.headers, body: JSON.parse(body) });
+          res.writeHead(200).end('ok');
+        });
+      });
+      await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+      hookUrl = `http://127.0.0.1:${(hook.address() as any).port}/postback`;
+      t = await startGateway(database, START, [
+        { merchantid: MID, clientid: CLIENT, name: 'Acme Water', currency: 'GBP', three_d_secure: false },
+        { merchantid: MID2, clientid: CLIENT, name: 'Acme Gas', currency: 'GBP', three_d_secure: false },
+      ]);
+      base = t.url('payments');
+    });
+    after(async () => {
+      await t.close();
+      await new Promise((r) => hook.close(r));
+    });
+
+    const api = (method: string, path: string, body?: unknown) => call(`${base}${path}`, { method, body, headers: { 'pay-api-key': caller(t).key() } });
+    const create = async (body: Record<string, unknown>) => {
+      const res = await api('POST', '/paylink/create', { amount: 1999, identifier: `PAY-${randomBytes(4).toString('hex')}`, merchantid: MID, ...body });
+      assert.equal(res.status, 200, res.text);
+      return res.body as { token: string; url: string; identifier: string };
+    };
+    const post = (url: string, fields: Record<string, string>, cookie?: string) =>
+      fetch(url, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const card = { name_on_card: 'Z Smith', cardnumber: '4000 0000 0000 0002', expmonth: '12', expyear: '30', csc: '123' };
+    const status = async (token: string) => (await api('GET', `/paylink/${token}/status`)).body;
+
+    it('pays through the card form, posts back the final result and refuses a second payment', async () => {
+      const { token, url, identifier } = await create({ email: 'merchant@acme.example', cardholder: { email: 'payer@example.com' }, config: { postback: hookUrl, pass_through_data: { order: 77 } } });
+      const page = await fetch(url);
+      assert.equal(page.status, 200);
+      const html = await page.text();
+      assert.match(html, /id="payment-form"/);
+      assert.match(html, /19\.99 GBP/);
+      assert.equal(page.headers.get('cache-control'), 'no-store');
+
+      const res = await post(url, card);
+      assert.equal(res.status, 200);
+      const done = await res.text();
+      assert.match(done, /Payment complete/);
+      assert.doesNotMatch(done, /4000 0000 0000 0002|4000000000000002/);
+
+      const s = await status(token);
+      assert.equal(s.is_paid, true);
+      assert.equal(s.is_form_viewed, true);
+      assert.equal(s.is_payment_attempted, true);
+      assert.equal(s.amount_paid, 1999);
+      assert.equal(s.payment_attempts_count, 1);
+      assert.ok(s.auth_code);
+      assert.match(s.card, /0002$/);
+      assert.equal(s.is_open_for_payment, false);
+      assert.equal(s.is_merchant_notification_email_sent, true);
+      assert.equal(s.is_customer_receipt_email_sent, true);
+      assert.deepEqual(s.state_history.map((e: any) => e.state).filter((x: string) => x.startsWith('Payment') || x === 'FormViewed'), ['FormViewed', 'PaymentAuthorised']);
+
+      await call(`${t.adminUrl}/outbox/deliver`, { method: 'POST' });
+      const pb = postbacks.find((p) => p.body.identifier === identifier);
+      assert.ok(pb, 'the postback reached the merchant');
+      assert.equal(pb.body.authorised, 'true');
+      assert.equal(pb.body.amount, 1999);
+      assert.deepEqual(pb.body.passThroughData, { order: 77 });
+      assert.equal(typeof pb.body.sha256, 'string');
+      assert.equal((await status(token)).is_postback_ok, true);
+
+      const again = await post(url, card);
+      assert.match(await again.text(), /already been paid/);
+      assert.equal((await status(token)).payment_attempts_count, 1);
+    });
+
+    it('shows a decline on the form and lets the payer try again', async () => {
+      const { token, url } = await create({});
+      let res = await post(url, { ...card, csc: '333' });
+      assert.match(await res.text(), /Payment declined/);
+      let s = await status(token);
+      assert.equal(s.is_paid, false);
+      assert.equal(s.is_open_for_payment, true);
+      assert.equal(s.last_payment_result.result_code, '090');
+      res = await post(url, { ...card, cardnumber: '4000000000000003' });
+      assert.equal(res.status, 422, 'a Luhn failure never reaches the acquirer');
+      s = await status(token);
+      assert.equal(s.payment_attempts_count, 1);
+      res = await post(url, card);
+      assert.match(await res.text(), /Payment complete/);
+      s = await status(token);
+      assert.equal(s.is_paid, true);
+      assert.equal(s.payment_attempts_count, 2);
+    });
+
+    it('posts back the last decline as the final result when the token expires unpaid', async () => {
+      const { token, url, identifier } = await create({ config: { postback: hookUrl, expire_in: '10m' } });
+      await post(url, { ...card, csc: '333' });
+      await call(`${t.adminUrl}/outbox/deliver`, { method: 'POST' });
+      assert.equal(postbacks.filter((p) => p.body.identifier === identifier).length, 0, 'a decline is not final while the token is open');
+      await call(`${t.adminUrl}/clock`, { body: { advance: '11m' } });
+      await call(`${t.adminUrl}/outbox/deliver`, { method: 'POST' });
+      const pb = postbacks.filter((p) => p.body.identifier === identifier);
+      assert.equal(pb.length, 1);
+      assert.equal(pb[0].body.authorised, 'false');
+      assert.equal(pb[0].body.errorcode, '090');
+      assert.equal(pb[0].body.token, token);
+    });
+
+    it('refuses cancelled and expired tokens', async () => {
+      const a = await create({});
+      await api('PUT', `/paylink/${a.token}/cancel`);
+      let res = await fetch(a.url);
+      assert.equal(res.status, 410);
+      assert.match(await res.text(), /cancelled/);
+      res = await post(a.url, card);
+      assert.equal(res.status, 410);
+      assert.equal((await status(a.token)).is_paid, false);
+      const b = await create({ config: { expire_in: '10m' } });
+      await call(`${t.adminUrl}/clock`, { body: { advance: '11m' } });
+      res = await fetch(b.url);
+      assert.equal(res.status, 410);
+      assert.equal((await status(b.token)).is_expired, true);
+      assert.equal((await fetch(`${base}/pay/unknown-token`)).status, 404);
+    });
+
+    it('guards the form: denials are recorded, six in 30 minutes lock for an hour, success sets a per-merchant cookie', async () => {
+      const { token, url } = await create({ config: { expire_in: '1d', field_guard: [{ name: 'lastname', label: 'Surname' }, { name: 'postcode' }] }, cardholder: { lastname: "O'Brien-Müller", address: { postcode: 'SW1A 1AA' } } });
+      let res = await fetch(url);
+      let html = await res.text();
+      assert.match(html, /id="guard-form"/);
+      assert.doesNotMatch(html, /Brien|SW1A/, 'expected values never reach the page');
+      res = await post(url, card);
+      assert.match(await res.text(), /id="guard-form"/, 'cannot pay without passing the guards');
+      assert.equal((await status(token)).payment_attempts_count, 0);
+
+      for (let i = 0; i < 5; i++) {
+        res = await post(`${url}/guard`, { lastname: 'Smith', postcode: 'SW1A 1AA' });
+        assert.equal(res.status, 403);
+        assert.match(await res.text(), /do not match/);
+      }
+      res = await post(`${url}/guard`, { lastname: 'obrienmuller', postcode: 'sw1a1aa' });
+      assert.equal(res.status, 303, 'five denials do not lock');
+      const cookie = res.headers.get('set-cookie')!;
+      assert.match(cookie, new RegExp(`^paylink_access_${MID}=`));
+      assert.match(cookie, /Max-Age=86400; HttpOnly; SameSite=Lax/);
+      const jar = cookie.split(';')[0];
+      res = await fetch(url, { headers: { cookie: jar } });
+      html = await res.text();
+      assert.match(html, /id="payment-form"/);
+      // The cookie does not open another merchant's token, nor a forged one this token.
+      const other = await create({ merchantid: MID2, config: { field_guard: [{ name: 'identifier' }] } });
+      assert.match(await (await fetch(other.url, { headers: { cookie: jar.replace(`${MID}`, `${MID2}`) } })).text(), /id="guard-form"/);
+      assert.match(await (await fetch(url, { headers: { cookie: `${jar.slice(0, -4)}0000` } })).text(), /id="guard-form"/);
+
+      const s = await status(token);
+      assert.equal(s.is_validated, true);
+      assert.equal(s.state_history.filter((e: any) => e.state === 'FieldGuardDenied').length, 5);
+
+      const locked = await create({ config: { expire_in: '1d', field_guard: [{ name: 'identifier' }] } });
+      for (let i = 0; i < 6; i++) await post(`${locked.url}/guard`, { identifier: 'wrong' });
+      res = await post(`${locked.url}/guard`, { identifier: locked.identifier });
+      assert.equal(res.status, 403);
+      assert.match(await res.text(), /Too many incorrect attempts/);
+      let ls = await status(locked.token);
+      assert.equal(ls.state_history.filter((e: any) => e.state === 'FieldGuardDenied').length, 6, 'refusals while locked are not denials');
+      assert.ok(ls.state_history.some((e: any) => e.state === 'FieldGuardLocked'));
+      await call(`${t.adminUrl}/clock`, { body: { advance: '61m' } });
+      res = await post(`${locked.url}/guard`, { identifier: locked.identifier.toLowerCase() });
+      assert.equal(res.status, 303, 'the lock lifts after an hour');
+      ls = await status(locked.token);
+      assert.equal(ls.is_validated, true);
+    });
+  });
+}
