@@ -179,6 +179,16 @@ for (const database of DATABASES) {
       );
     });
 
+    it('counts concurrent reports of a new group once each, in one group', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => call(reportUrl('race-project'), { body: { serviceContext: { service: 'web' }, message: TRACE } })),
+      );
+      assert.deepEqual([...new Set(results.map((r) => r.status))], [200]);
+      const stats = await groupStats('race-project');
+      assert.equal(stats.errorGroupStats.length, 1);
+      assert.equal(stats.errorGroupStats[0].count, '20');
+    });
+
     it('keeps events across a restart', async () => {
       await call(reportUrl('durable-project'), { body: { serviceContext: { service: 'web' }, message: TRACE } });
       await t.restart();
