@@ -105,6 +105,7 @@ export class Accounts {
         name_on_card: input.name_on_card ?? null,
         card_status: 'ACTIVE',
         created_at: now,
+        position: cards.reduce((max, c) => Math.max(max, c.position), 0) + 1,
       };
       await this.#store.insertCard(card);
     }

@@ -134,4 +134,10 @@ export const coreMigrations: Record<string, Migration> = {
       await db.schema.createIndex('payments_batches_date').on('payments_batches').column('batch_date').execute();
     },
   },
+  // Cards registered within one millisecond (manual clocks) still list in registration order.
+  '002_card_position': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('payments_cards').addColumn('position', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
 };

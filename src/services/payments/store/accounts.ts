@@ -28,6 +28,8 @@ export interface CardRow {
   name_on_card: string | null;
   card_status: 'ACTIVE' | 'INACTIVE';
   created_at: number;
+  /** Registration order within the account. */
+  position: number;
 }
 
 export class AccountStore {
@@ -65,8 +67,8 @@ export class AccountStore {
       .selectAll()
       .where('clientid', '=', clientid)
       .where('account_id', '=', accountId)
+      .orderBy('position')
       .orderBy('created_at')
-      .orderBy('card_id')
       .execute();
     return rows.map(toCard);
   }
@@ -104,5 +106,5 @@ function toAccount(r: any): AccountRow {
 }
 
 function toCard(r: any): CardRow {
-  return { ...r, expmonth: Number(r.expmonth), expyear: Number(r.expyear), created_at: Number(r.created_at), name_on_card: r.name_on_card ?? null };
+  return { ...r, expmonth: Number(r.expmonth), expyear: Number(r.expyear), created_at: Number(r.created_at), position: Number(r.position), name_on_card: r.name_on_card ?? null };
 }
