@@ -250,6 +250,19 @@ for (const database of DATABASES) {
       }
     });
 
+    it('answers help for the token store', async () => {
+      let res = await v('GET', 'auth/token/?help=1');
+      assert.equal(res.status, 200);
+      assert.match(res.body.help, /`\/create`: Create a child token/);
+      assert.ok(res.body.openapi.paths['/create'].post);
+      assert.ok(res.body.openapi.paths['/accessors'].get);
+      res = await v('GET', 'auth/token/roles/any?help=1');
+      assert.deepEqual(Object.keys(res.body.openapi.paths), ['/']);
+      const plain = await create({ policies: ['default'] });
+      assert.equal((await v('GET', 'auth/token/lookup-self?help=1', { token: plain.client_token })).status, 200);
+      assert.equal((await v('GET', 'auth/token/create?help=1', { token: plain.client_token })).status, 403);
+    });
+
     it('works through node-vault unchanged', async () => {
       const client = nodeVault({ endpoint: t.url('secrets'), token: ROOT_TOKEN });
       const created = await client.tokenCreate({ policies: ['dev'], ttl: '2h' });

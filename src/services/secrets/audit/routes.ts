@@ -14,6 +14,7 @@ export function auditRoutes(auditor: () => FileAuditor): SystemRoute[] {
   return [
     {
       pattern: /^audit\/?$/,
+      help: '## DESCRIPTION\n\nLists the enabled audit devices (sudo).\n',
       operations: ['read'],
       rootProtected: true,
       rootNamespaceOnly: true,
@@ -25,6 +26,7 @@ export function auditRoutes(auditor: () => FileAuditor): SystemRoute[] {
     },
     {
       pattern: /^audit\/(.+)$/,
+      help: '## DESCRIPTION\n\nEnables (type file, options.file_path) or disables an audit device (sudo).\n',
       operations: ['create', 'update', 'delete'],
       rootProtected: true,
       rootNamespaceOnly: true,
@@ -61,6 +63,7 @@ export function auditRoutes(auditor: () => FileAuditor): SystemRoute[] {
     },
     {
       pattern: /^audit-hash\/(.+)$/,
+      help: '## DESCRIPTION\n\nHashes a value with the salt of an audit device.\n',
       operations: ['update'],
       rootNamespaceOnly: true,
       handle: async (req, m) => {

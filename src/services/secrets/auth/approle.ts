@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { safeEqual } from '../../../core/crypto.ts';
 import { badRequest, notFound, type Backend, type BackendContext, type LogicalRequest } from '../contract.ts';
 import type { Access } from './access.ts';
-import { dispatch, existence, listResponse, type BackendRoute } from './backend-routes.ts';
+import { dispatch, existence, listResponse, routesHelp, type BackendRoute } from './backend-routes.ts';
 import { boolField, durationField, intField, stringField, stringListField, stringMapField } from './fields.ts';
 import { applyTokenSettings, emptyTokenSettings, tokenSettingsData, type TokenSettings } from './token-settings.ts';
 
@@ -139,6 +139,8 @@ export function approleBackend(access: Access, ctx: BackendContext): Backend {
 
   const routes: BackendRoute[] = [
     {
+      path: '/login',
+      summary: 'Log in with a role id and a secret id.',
       pattern: /^login$/,
       operations: {
         update: async (req) => {
@@ -166,8 +168,12 @@ export function approleBackend(access: Access, ctx: BackendContext): Backend {
         },
       },
     },
-    { pattern: /^role\/?$/, operations: { list: async () => listResponse((await roles.list('')).filter((k) => !k.endsWith('/'))) } },
+    { path: '/role',
+      summary: 'List roles.',
+      pattern: /^role\/?$/, operations: { list: async () => listResponse((await roles.list('')).filter((k) => !k.endsWith('/'))) } },
     {
+      path: '/role/{role_name}',
+      summary: 'Read, write or delete a role.',
       pattern: /^role\/([^/]+)$/,
       exists: async (_req, m) => (await roles.get(m[1].toLowerCase())) !== undefined,
       operations: {
@@ -216,6 +222,8 @@ export function approleBackend(access: Access, ctx: BackendContext): Backend {
       },
     },
     {
+      path: '/role/{role_name}/role-id',
+      summary: 'Read or set the role id.',
       pattern: /^role\/([^/]+)\/role-id$/,
       operations: {
         read: async (_req, m) => ({ data: { role_id: (await loadRole(m[1])).roleId } }),
@@ -231,6 +239,8 @@ export function approleBackend(access: Access, ctx: BackendContext): Backend {
       },
     },
     {
+      path: '/role/{role_name}/secret-id',
+      summary: 'Generate a secret id, or list secret id accessors.',
       pattern: /^role\/([^/]+)\/secret-id\/?$/,
       operations: {
         update: async (req, m) => issueSecretId(req, await loadRole(m[1])),
@@ -246,6 +256,8 @@ export function approleBackend(access: Access, ctx: BackendContext): Backend {
       },
     },
     {
+      path: '/role/{role_name}/custom-secret-id',
+      summary: 'Register a secret id of your choice.',
       pattern: /^role\/([^/]+)\/custom-secret-id$/,
       operations: {
         update: async (req, m) => {
@@ -256,6 +268,8 @@ export function approleBackend(access: Access, ctx: BackendContext): Backend {
       },
     },
     {
+      path: '/role/{role_name}/secret-id/{action}',
+      summary: 'Look up or destroy a secret id.',
       pattern: /^role\/([^/]+)\/secret-id\/(lookup|destroy)$/,
       operations: {
         update: async (req, m) => {
@@ -273,6 +287,8 @@ export function approleBackend(access: Access, ctx: BackendContext): Backend {
       },
     },
     {
+      path: '/role/{role_name}/secret-id-accessor/{action}',
+      summary: 'Look up or destroy a secret id by its accessor.',
       pattern: /^role\/([^/]+)\/secret-id-accessor\/(lookup|destroy)$/,
       operations: {
         update: async (req, m) => {
@@ -291,6 +307,7 @@ export function approleBackend(access: Access, ctx: BackendContext): Backend {
 
   return {
     handle: (req) => dispatch(routes, req),
+    help: () => routesHelp('Machine login with a role id and a secret id.', routes),
     exists: (req) => existence(routes, req),
     unauthenticatedPaths: ['login'],
   };

@@ -5,6 +5,9 @@ import { SecretsError, unsupportedOperation, type LogicalRequest, type LogicalRe
 export type RouteHandler = (req: LogicalRequest, match: RegExpMatchArray) => Promise<LogicalResponse | null>;
 
 export interface BackendRoute {
+  /** OpenAPI path relative to the mount, with templates (`/roles/{role_name}`). */
+  path: string;
+  summary: string;
   pattern: RegExp;
   operations: Partial<Record<Operation, RouteHandler>>;
   exists?: (req: LogicalRequest, match: RegExpMatchArray) => Promise<boolean>;
@@ -38,4 +41,27 @@ export async function existence(routes: BackendRoute[], req: LogicalRequest): Pr
 export function listResponse(keys: string[], keyInfo?: Record<string, unknown>): LogicalResponse {
   if (keys.length === 0) throw new SecretsError(404, []);
   return { data: keyInfo ? { keys, key_info: keyInfo } : { keys } };
+}
+
+/** `?help=1`: markdown naming the backend's paths, and OpenAPI path items built from the route table. */
+export function routesHelp(title: string, routes: BackendRoute[]): { help: string; paths: Record<string, unknown> } {
+  const paths: Record<string, unknown> = {};
+  for (const route of routes) {
+    const item: Record<string, unknown> = { description: route.summary };
+    const ops = Object.keys(route.operations) as Operation[];
+    const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    if (params.length) item.parameters = params;
+    if (ops.includes('read') || ops.includes('list')) {
+      item.get = {
+        summary: route.summary,
+        ...(ops.includes('list') ? { parameters: [{ name: 'list', in: 'query', required: !ops.includes('read'), schema: { type: 'string', enum: ['true'] } }] } : {}),
+        responses: { 200: { description: 'OK' } },
+      };
+    }
+    if (ops.includes('create') || ops.includes('update')) item.post = { summary: route.summary, responses: { 200: { description: 'OK' }, 204: { description: 'empty body' } } };
+    if (ops.includes('delete')) item.delete = { summary: route.summary, responses: { 204: { description: 'empty body' } } };
+    paths[route.path] = item;
+  }
+  const lines = routes.map((r) => `- \`${r.path}\`: ${r.summary}`);
+  return { help: `## DESCRIPTION\n\n${title}\n\n## PATHS\n\n${lines.join('\n')}\n`, paths };
 }

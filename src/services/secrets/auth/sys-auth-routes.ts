@@ -38,6 +38,7 @@ export function sysAuthRoutes(access: () => Access): SystemRoute[] {
   return [
     {
       pattern: /^auth\/?$/,
+      help: '## DESCRIPTION\n\nLists the enabled auth methods.\n',
       operations: ['read'],
       handle: async (req) => {
         const data: Record<string, unknown> = {};
@@ -47,6 +48,7 @@ export function sysAuthRoutes(access: () => Access): SystemRoute[] {
     },
     {
       pattern: /^auth\/(.+)\/tune$/,
+      help: '## DESCRIPTION\n\nReads or tunes the TTLs and description of an auth method (sudo).\n',
       operations: ['read', 'update'],
       rootProtected: true,
       handle: async (req, m) => {
@@ -62,6 +64,7 @@ export function sysAuthRoutes(access: () => Access): SystemRoute[] {
     },
     {
       pattern: /^auth\/(.+)$/,
+      help: '## DESCRIPTION\n\nEnables (type, description, config, options), reads or disables an auth method (sudo).\n',
       operations: ['read', 'create', 'update', 'delete'],
       rootProtected: true,
       exists: async (req, m) => (await mounts().get(req.namespace, 'auth', normalise(m[1]))) !== undefined,

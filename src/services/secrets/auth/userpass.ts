@@ -2,7 +2,7 @@
 // needs no token and answers an orphan token with metadata {username}.
 import { badRequest, notFound, type Backend, type BackendContext } from '../contract.ts';
 import type { Access } from './access.ts';
-import { dispatch, existence, listResponse, type BackendRoute } from './backend-routes.ts';
+import { dispatch, existence, listResponse, routesHelp, type BackendRoute } from './backend-routes.ts';
 import { stringField } from './fields.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { applyTokenSettings, emptyTokenSettings, tokenSettingsData, type TokenSettings } from './token-settings.ts';
@@ -26,6 +26,8 @@ export function userpassBackend(access: Access, ctx: BackendContext): Backend {
 
   const routes: BackendRoute[] = [
     {
+      path: '/login/{username}',
+      summary: 'Log in with a username and password.',
       pattern: /^login\/([^/]+)$/,
       operations: {
         update: async (req, m) => {
@@ -38,8 +40,12 @@ export function userpassBackend(access: Access, ctx: BackendContext): Backend {
         },
       },
     },
-    { pattern: /^users\/?$/, operations: { list: async () => listResponse((await users.list('')).filter((k) => !k.endsWith('/'))) } },
+    { path: '/users',
+      summary: 'List users.',
+      pattern: /^users\/?$/, operations: { list: async () => listResponse((await users.list('')).filter((k) => !k.endsWith('/'))) } },
     {
+      path: '/users/{username}',
+      summary: 'Read, write or delete a user.',
       pattern: /^users\/([^/]+)$/,
       exists: async (_req, m) => (await users.get(m[1].toLowerCase())) !== undefined,
       operations: {
@@ -75,6 +81,8 @@ export function userpassBackend(access: Access, ctx: BackendContext): Backend {
       },
     },
     {
+      path: '/users/{username}/password',
+      summary: 'Change a user\'s password.',
       pattern: /^users\/([^/]+)\/password$/,
       operations: {
         update: async (req, m) => {
@@ -91,6 +99,8 @@ export function userpassBackend(access: Access, ctx: BackendContext): Backend {
       },
     },
     {
+      path: '/users/{username}/policies',
+      summary: 'Change a user\'s token policies.',
       pattern: /^users\/([^/]+)\/policies$/,
       operations: {
         update: async (req, m) => {
@@ -109,6 +119,7 @@ export function userpassBackend(access: Access, ctx: BackendContext): Backend {
 
   return {
     handle: (req) => dispatch(routes, req),
+    help: () => routesHelp('Users authenticating with a username and password.', routes),
     exists: (req) => existence(routes, req),
     unauthenticatedPaths: ['login/*'],
   };

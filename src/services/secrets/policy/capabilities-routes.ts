@@ -16,11 +16,13 @@ export function capabilitiesRoutes(access: () => Access): SystemRoute[] {
   return [
     {
       pattern: /^capabilities-self$/,
+      help: '## DESCRIPTION\n\nCapabilities of the calling token on the given paths.\n',
       operations: ['update'],
       handle: (req) => answer(access(), req, req.clientToken),
     },
     {
       pattern: /^capabilities$/,
+      help: '## DESCRIPTION\n\nCapabilities of a token on the given paths.\n',
       operations: ['update'],
       handle: async (req) => {
         const token = stringField(req.data, 'token');
@@ -30,6 +32,7 @@ export function capabilitiesRoutes(access: () => Access): SystemRoute[] {
     },
     {
       pattern: /^capabilities-accessor$/,
+      help: '## DESCRIPTION\n\nCapabilities of the token with the given accessor on the given paths.\n',
       operations: ['update'],
       handle: async (req) => {
         const accessor = stringField(req.data, 'accessor');

@@ -50,6 +50,7 @@ export function policyRoutes(access: () => Access): SystemRoute[] {
   function namedPolicyRoute(pattern: RegExp, legacy: boolean): SystemRoute {
     return {
       pattern,
+      help: '## DESCRIPTION\n\nReads, writes (policy in HCL or JSON, may be base64) or deletes an ACL policy.\n',
       operations: ['read', 'create', 'update', 'delete'],
       exists,
       handle: async (req, m) => {
@@ -67,6 +68,7 @@ export function policyRoutes(access: () => Access): SystemRoute[] {
   return [
     {
       pattern: /^policy\/?$/,
+      help: '## DESCRIPTION\n\nLists the ACL policies (legacy form).\n',
       operations: ['read', 'list'],
       handle: async (req) => {
         const names = await store().list(req.namespace);
@@ -76,6 +78,7 @@ export function policyRoutes(access: () => Access): SystemRoute[] {
     namedPolicyRoute(/^policy\/(.+)$/, true),
     {
       pattern: /^policies\/acl\/?$/,
+      help: '## DESCRIPTION\n\nLists the ACL policies.\n',
       operations: ['list'],
       handle: async (req) => listResponse(await store().list(req.namespace)),
     },

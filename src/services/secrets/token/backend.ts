@@ -3,7 +3,7 @@
 import { badRequest, notFound, SecretsError, type Backend, type BackendContext, type LogicalRequest, type LogicalResponse } from '../contract.ts';
 import type { Access } from '../auth/access.ts';
 import { invalidToken } from '../auth/access.ts';
-import { dispatch, existence, listResponse, type BackendRoute } from '../auth/backend-routes.ts';
+import { dispatch, existence, listResponse, routesHelp, type BackendRoute } from '../auth/backend-routes.ts';
 import { durationField, stringField } from '../auth/fields.ts';
 import { decodeCreateRequest, planTokenCreate } from './create-rules.ts';
 import { authBlock, lookupData, type TokenEntry } from './entry.ts';
@@ -90,14 +90,24 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
   }
 
   const routes: BackendRoute[] = [
-    { pattern: /^create$/, operations: { update: (req) => create(req, false) } },
-    { pattern: /^create-orphan$/, operations: { update: (req) => create(req, true) } },
-    { pattern: /^create\/([^/]+)$/, operations: { update: async (req, m) => create(req, false, await loadRole(m[1])) } },
+    { path: '/create',
+      summary: 'Create a child token of the calling token.',
+      pattern: /^create$/, operations: { update: (req) => create(req, false) } },
+    { path: '/create-orphan',
+      summary: 'Create a token without a parent.',
+      pattern: /^create-orphan$/, operations: { update: (req) => create(req, true) } },
+    { path: '/create/{role_name}',
+      summary: 'Create a token through a token role.',
+      pattern: /^create\/([^/]+)$/, operations: { update: async (req, m) => create(req, false, await loadRole(m[1])) } },
     {
+      path: '/roles',
+      summary: 'List token roles.',
       pattern: /^roles\/?$/,
       operations: { list: async () => listResponse((await roles.list('')).filter((k) => !k.endsWith('/'))) },
     },
     {
+      path: '/roles/{role_name}',
+      summary: 'Read, write or delete a token role.',
       pattern: /^roles\/([^/]+)$/,
       exists: async (_req, m) => (await roles.get(m[1].toLowerCase())) !== undefined,
       operations: {
@@ -119,6 +129,8 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
       },
     },
     {
+      path: '/lookup',
+      summary: 'Look up a token.',
       pattern: /^lookup$/,
       operations: {
         update: (req) => lookupBy(req, stringField(req.data, 'token') ?? ''),
@@ -126,10 +138,14 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
       },
     },
     {
+      path: '/lookup-self',
+      summary: 'Look up the calling token.',
       pattern: /^lookup-self$/,
       operations: { read: (req) => lookupBy(req, req.clientToken), update: (req) => lookupBy(req, req.clientToken) },
     },
     {
+      path: '/lookup-accessor',
+      summary: 'Look up a token by its accessor.',
       pattern: /^lookup-accessor$/,
       operations: {
         update: async (req) => {
@@ -139,6 +155,8 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
       },
     },
     {
+      path: '/renew',
+      summary: 'Renew a token.',
       pattern: /^renew$/,
       operations: {
         update: async (req) => {
@@ -150,8 +168,12 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
         },
       },
     },
-    { pattern: /^renew-self$/, operations: { update: async (req) => renew(req, await caller(req), req.clientToken) } },
+    { path: '/renew-self',
+      summary: 'Renew the calling token.',
+      pattern: /^renew-self$/, operations: { update: async (req) => renew(req, await caller(req), req.clientToken) } },
     {
+      path: '/renew-accessor',
+      summary: 'Renew a token by its accessor.',
       pattern: /^renew-accessor$/,
       operations: {
         update: async (req) => {
@@ -161,6 +183,8 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
       },
     },
     {
+      path: '/revoke',
+      summary: 'Revoke a token and all its children.',
       pattern: /^revoke$/,
       operations: {
         update: async (req) => {
@@ -171,6 +195,8 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
       },
     },
     {
+      path: '/revoke-self',
+      summary: 'Revoke the calling token and all its children.',
       pattern: /^revoke-self$/,
       operations: {
         update: async (req) => {
@@ -180,6 +206,8 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
       },
     },
     {
+      path: '/revoke-accessor',
+      summary: 'Revoke a token by its accessor.',
       pattern: /^revoke-accessor$/,
       operations: {
         update: async (req) => {
@@ -189,6 +217,8 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
       },
     },
     {
+      path: '/revoke-orphan',
+      summary: 'Revoke a token and make its children orphans (sudo).',
       pattern: /^revoke-orphan$/,
       operations: {
         update: async (req) => {
@@ -200,11 +230,14 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
         },
       },
     },
-    { pattern: /^accessors\/?$/, operations: { list: async (req) => listResponse(await access.tokens.accessors(req.namespace)) } },
+    { path: '/accessors',
+      summary: 'List the accessors of live tokens (sudo).',
+      pattern: /^accessors\/?$/, operations: { list: async (req) => listResponse(await access.tokens.accessors(req.namespace)) } },
   ];
 
   return {
     handle: (req) => dispatch(routes, req),
+    help: () => routesHelp('The token store: create, look up, renew and revoke tokens; token roles.', routes),
     exists: (req) => existence(routes, req),
     rootProtectedPaths: ['revoke-orphan*', 'accessors*'],
   };
