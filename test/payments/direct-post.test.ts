@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { directPostMac } from '../../src/services/payments/direct/domain/mac.ts';
 import { DATABASES, call, type TestRuntime } from '../helpers/runtime.ts';
-import { caller, CLIENT, LICENCE, OTHER_CLIENT, OTHER_LICENCE, startGateway } from './support.ts';
+import { caller, CLIENT, LICENCE, MID as SECURE_MID, OTHER_CLIENT, OTHER_LICENCE, startGateway } from './support.ts';
 
 const MID = 43001;
 const SHOP = 'https://shop.example.com';
@@ -130,6 +130,41 @@ for (const database of DATABASES) {
       const { redirect_failure: _f, ...noFailure } = payment();
       res = await form(noFailure);
       assert.equal(res.status, 400, 'a form post must say where failures go');
+    });
+
+    it('routes a 3-D Secure challenge through the ACS and back to redirect_success', async () => {
+      const gen = await call(`${base}/dk/gen`, { body: { domain: ['shop.example.com'], merchantid: SECURE_MID }, headers: { 'pay-api-key': key() } });
+      const n = nonce();
+      const res = await form({ ...payment({ identifier: 'DP-3DS-0001' }), 'pay-domain-key': gen.body.domain_key, nonce: n, mac: directPostMac(LICENCE, n, 2500, 'DP-3DS-0001') });
+      assert.equal(res.status, 200);
+      const hop = await res.text();
+      const field = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&quot;/g, '"').replace(/&amp;/g, '&') ?? '';
+      const acsUrl = /action="([^"]+)"/.exec(hop)![1];
+      assert.match(acsUrl, /\/3dsv2\/acs$/);
+      const acs = await fetch(`${base}/3dsv2/acs/result`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ creq: field(hop, 'creq'), threeDSSessionData: field(hop, 'threeDSSessionData'), transStatus: 'Y' }).toString(),
+      });
+      const back = await acs.text();
+      const termUrl = /action="([^"]+)"/.exec(back)![1];
+      assert.match(termUrl, /\/direct\/cres\/auth\//);
+      const cresForm = new URLSearchParams({ cres: field(back, 'cres'), threeDSSessionData: field(back, 'threeDSSessionData') }).toString();
+      const done = await fetch(termUrl, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: cresForm });
+      assert.equal(done.status, 303);
+      assert.equal(location(done).pathname, '/paid');
+      assert.equal(location(done).searchParams.get('authorised'), 'true');
+      assert.equal(location(done).searchParams.get('authen_result'), 'Y');
+      const again = await fetch(termUrl, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: cresForm });
+      assert.equal(again.status, 422, 'a return address works once');
+    });
+
+    it('accepts an XML post', async () => {
+      const { redirect_success: _s, redirect_failure: _f, 'pay-domain-key': _k, ...fields } = payment({ identifier: 'DP-XML-01' });
+      const xml = `<DirectPostRequest>${Object.entries({ ...fields, merchantid: MID }).map(([k, v]) => `<${k}>${v}</${k}>`).join('')}</DirectPostRequest>`;
+      const res = await call(`${base}/direct/auth`, { method: 'POST', raw: xml, headers: { 'pay-api-key': key(), 'content-type': 'text/xml' } });
+      assert.equal(res.status, 200, res.text);
+      assert.match(res.text, /<AuthResponse>[\s\S]*<authorised>true<\/authorised>/);
     });
 
     it('answers a JSON post without redirects with the AuthResponse', async () => {

@@ -99,6 +99,17 @@ for (const database of DATABASES) {
       assert.equal((await status(token)).payment_attempts_count, 1);
     });
 
+    it('lets only one of two simultaneous payments through', async () => {
+      const { token, url } = await create({});
+      const pages = await Promise.all([post(url, card), post(url, card), post(url, card)]);
+      const texts = await Promise.all(pages.map((p) => p.text()));
+      // One authorises; the others see it in progress or already paid.
+      assert.equal(texts.filter((x) => /has been authorised/.test(x)).length, 1, texts.map((x) => /<p[^>]*(error|message)[^>]*>([^<]*)/.exec(x)?.[2]).join(' | '));
+      const s = await status(token);
+      assert.equal(s.is_paid, true);
+      assert.equal(s.payment_attempts_count, 1);
+    });
+
     it('shows a decline on the form and lets the payer try again', async () => {
       const { token, url } = await create({});
       let res = await post(url, { ...card, csc: '333' });
