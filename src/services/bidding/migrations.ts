@@ -1,6 +1,6 @@
 // Tables of the bidding service: filter sets, the raw bid events, and the two hourly aggregates built from them.
-import type { Kysely, Migration } from 'kysely';
-import { columnTypes, withAutoId } from '../../core/db/dialect.ts';
+import { sql, type Kysely, type Migration } from 'kysely';
+import { columnTypes, dialectOf, withAutoId } from '../../core/db/dialect.ts';
 
 const counters = (t: any) =>
   t
@@ -15,6 +15,9 @@ export const migrations: Record<string, Migration> = {
   '001_filter_sets_events_rollups': {
     async up(db: Kysely<any>) {
       const t = columnTypes(db);
+      // On SQLite the aggregates are clustered on their key: a metrics query reads one contiguous range of the
+      // primary key and finds the counters there, without a second lookup per row.
+      const clustered = (table: any) => (dialectOf(db) === 'sqlite' ? table.modifyEnd(sql`without rowid`) : table);
       await withAutoId(db, db.schema.createTable('bidding_filter_sets'))
         .addColumn('name', t.text, (c) => c.notNull().unique())
         .addColumn('owner', t.text, (c) => c.notNull())
@@ -39,34 +42,29 @@ export const migrations: Record<string, Migration> = {
         .addColumn('outcomes', 'integer', (c) => c.notNull())
         .execute();
 
-      await counters(
-        db.schema
-          .createTable('bidding_rollup')
-          .addColumn('bidder', t.text, (c) => c.notNull())
-          .addColumn('hour', t.bigint, (c) => c.notNull())
-          .addColumn('account', t.text, (c) => c.notNull())
-          .addColumn('format', 'integer', (c) => c.notNull())
-          .addColumn('environment', 'integer', (c) => c.notNull())
-          .addColumn('platform', 'integer', (c) => c.notNull()),
-      )
-        .addPrimaryKeyConstraint('bidding_rollup_pk', ['bidder', 'hour', 'account', 'format', 'environment', 'platform'])
-        .execute();
+      const rollup = db.schema
+        .createTable('bidding_rollup')
+        .addColumn('bidder', t.text, (c) => c.notNull())
+        .addColumn('hour', t.bigint, (c) => c.notNull())
+        .addColumn('account', t.text, (c) => c.notNull())
+        .addColumn('format', 'integer', (c) => c.notNull())
+        .addColumn('environment', 'integer', (c) => c.notNull())
+        .addColumn('platform', 'integer', (c) => c.notNull());
+      await clustered(counters(rollup).addPrimaryKeyConstraint('bidding_rollup_pk', ['bidder', 'hour', 'account', 'format', 'environment', 'platform'])).execute();
 
-      await counters(
-        db.schema
-          .createTable('bidding_rollup_detail')
-          .addColumn('bidder', t.text, (c) => c.notNull())
-          .addColumn('account', t.text, (c) => c.notNull())
-          .addColumn('creative', t.text, (c) => c.notNull())
-          .addColumn('deal', t.text, (c) => c.notNull())
-          .addColumn('hour', t.bigint, (c) => c.notNull())
-          .addColumn('format', 'integer', (c) => c.notNull())
-          .addColumn('environment', 'integer', (c) => c.notNull())
-          .addColumn('platform', 'integer', (c) => c.notNull()),
-      )
-        .addPrimaryKeyConstraint('bidding_rollup_detail_pk', ['bidder', 'account', 'creative', 'deal', 'hour', 'format', 'environment', 'platform'])
-        .execute();
-      // Deal filters without a creative filter.
+      const detail = db.schema
+        .createTable('bidding_rollup_detail')
+        .addColumn('bidder', t.text, (c) => c.notNull())
+        .addColumn('account', t.text, (c) => c.notNull())
+        .addColumn('creative', t.text, (c) => c.notNull())
+        .addColumn('deal', t.text, (c) => c.notNull())
+        .addColumn('hour', t.bigint, (c) => c.notNull())
+        .addColumn('format', 'integer', (c) => c.notNull())
+        .addColumn('environment', 'integer', (c) => c.notNull())
+        .addColumn('platform', 'integer', (c) => c.notNull());
+      // Creative filters read one range (bidder, account, creative, hours); deal filters alone use the index below.
+      const detailKey = ['bidder', 'account', 'creative', 'hour', 'deal', 'format', 'environment', 'platform'];
+      await clustered(counters(detail).addPrimaryKeyConstraint('bidding_rollup_detail_pk', detailKey)).execute();
       await db.schema.createIndex('bidding_rollup_detail_deal').on('bidding_rollup_detail').columns(['bidder', 'account', 'deal', 'hour']).execute();
     },
   },

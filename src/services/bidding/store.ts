@@ -138,7 +138,7 @@ export class BiddingStore {
     if (f.formats) q = q.where('format', 'in', f.formats);
     if (f.environment !== undefined) q = q.where('environment', '=', f.environment);
     if (f.platforms) q = q.where('platform', 'in', f.platforms);
-    const rows = await q.groupBy('hour').execute();
+    const rows = await q.groupBy('hour').orderBy('hour').execute();
     for (const r of rows) out.set(Number(r.hour), COUNTER_COLUMNS.map((c) => Number(r[c] ?? 0)));
     return out;
   }

@@ -34,12 +34,14 @@ export function buildRows(hours: Map<number, Counters>, range: Interval, granula
     }
     counters.forEach((n, i) => (b.counters[i] += n));
   };
+  // Time-zone lookups are slow: consecutive hours mostly fall in the day found last.
+  let day: Interval | undefined;
   for (const [hour, counters] of hours) {
     if (hour < range.start || hour >= range.end) continue;
     if (granularity === undefined) add(0, range, counters);
     else if (granularity === 'HOURLY') add(hour, { start: hour, end: hour + HOUR_MS }, counters);
     else {
-      const day = dayOf(hour, zone);
+      if (!day || hour < day.start || hour >= day.end) day = dayOf(hour, zone);
       add(day.start, { start: Math.max(day.start, range.start), end: Math.min(day.end, range.end) }, counters);
     }
   }

@@ -23,23 +23,24 @@ export interface RolledUp {
 
 /** Sums the outcome counters of `events` per hour and dimension key. */
 export function rollUp(events: Iterable<BidEvent>): RolledUp {
-  const coarse = new Map<string, unknown[]>();
-  const fine = new Map<string, unknown[]>();
+  // Detail rows hang under their coarse row, keyed by creative and deal: short keys, one coarse lookup per event.
+  const coarse = new Map<string, { row: unknown[]; detail: Map<string, unknown[]> }>();
   const n = METRICS.length;
   for (const ev of events) {
     const hour = hourOf(ev.at);
-    const base = `${ev.bidder}\u0000${hour}\u0000${ev.account}\u0000${ev.format}\u0000${ev.environment}\u0000${ev.platform}`;
-    let row = coarse.get(base);
-    if (!row) {
-      row = [ev.bidder, hour, ev.account, ev.format, ev.environment, ev.platform, 0, 0, 0, 0, 0, 0];
-      coarse.set(base, row);
+    const key = `${ev.bidder}\u0000${hour}\u0000${ev.account}\u0000${ev.format}\u0000${ev.environment}\u0000${ev.platform}`;
+    let entry = coarse.get(key);
+    if (!entry) {
+      entry = { row: [ev.bidder, hour, ev.account, ev.format, ev.environment, ev.platform, 0, 0, 0, 0, 0, 0], detail: new Map() };
+      coarse.set(key, entry);
     }
-    const detailKey = `${base}\u0000${ev.creative}\u0000${ev.deal}`;
-    let detail = fine.get(detailKey);
+    const detailKey = `${ev.creative}\u0000${ev.deal}`;
+    let detail = entry.detail.get(detailKey);
     if (!detail) {
       detail = [ev.bidder, ev.account, ev.creative, ev.deal, hour, ev.format, ev.environment, ev.platform, 0, 0, 0, 0, 0, 0];
-      fine.set(detailKey, detail);
+      entry.detail.set(detailKey, detail);
     }
+    const row = entry.row;
     for (let bit = 0; bit < n; bit++) {
       if (ev.outcomes & (1 << bit)) {
         (row[6 + bit] as number)++;
@@ -48,6 +49,12 @@ export function rollUp(events: Iterable<BidEvent>): RolledUp {
     }
   }
   // Sorted keys make concurrent loads lock rows in the same order (no deadlock between two PostgreSQL writers).
-  const sorted = (m: Map<string, unknown[]>) => [...m.keys()].sort().map((k) => m.get(k)!);
-  return { rollup: sorted(coarse), detail: sorted(fine) };
+  const rollup: unknown[][] = [];
+  const detail: unknown[][] = [];
+  for (const key of [...coarse.keys()].sort()) {
+    const entry = coarse.get(key)!;
+    rollup.push(entry.row);
+    for (const k of [...entry.detail.keys()].sort()) detail.push(entry.detail.get(k)!);
+  }
+  return { rollup, detail };
 }
