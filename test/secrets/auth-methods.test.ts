@@ -184,6 +184,30 @@ for (const database of DATABASES) {
       await assert.rejects(async () => hv.loginWithAppRole(roleId, generated.secret_id));
     });
 
+    it('enforces CIDR bindings on logins and tokens', async () => {
+      await v('POST', 'auth/userpass/users/far', { body: { password: 'pw', token_bound_cidrs: '10.0.0.0/8' } });
+      let res = await v('POST', 'auth/userpass/login/far', { token: null, body: { password: 'pw' } });
+      assert.equal(res.status, 403);
+      assert.deepEqual(res.body.errors, [DENIED]);
+      await v('POST', 'auth/userpass/users/near', { body: { password: 'pw', token_bound_cidrs: ['127.0.0.1/32', '::1'] } });
+      res = await v('POST', 'auth/userpass/login/near', { token: null, body: { password: 'pw' } });
+      assert.equal(res.status, 200);
+      const look = await v('GET', 'auth/token/lookup-self', { token: res.body.auth.client_token });
+      assert.deepEqual(look.body.data.bound_cidrs, ['127.0.0.1/32', '::1']);
+      res = await v('POST', 'auth/userpass/users/bad', { body: { password: 'pw', token_bound_cidrs: '10.0.0.0/40' } });
+      assert.equal(res.status, 400);
+      assert.match(res.body.errors[0], /invalid CIDR in token_bound_cidrs/);
+
+      await v('POST', 'auth/approle/role/fenced', { body: { secret_id_bound_cidrs: '10.0.0.0/8' } });
+      const roleId = (await v('GET', 'auth/approle/role/fenced/role-id')).body.data.role_id;
+      const secretId = (await v('POST', 'auth/approle/role/fenced/secret-id', { body: {} })).body.data.secret_id;
+      res = await v('POST', 'auth/approle/login', { token: null, body: { role_id: roleId, secret_id: secretId } });
+      assert.equal(res.status, 400);
+      assert.match(res.body.errors[0], /unauthorized through CIDR restrictions on the role/);
+      res = await v('POST', 'auth/approle/role/fenced/secret-id', { body: { cidr_list: 'nonsense' } });
+      assert.equal(res.status, 400);
+    });
+
     it('revokes the tokens of a disabled method', async () => {
       await v('POST', 'sys/auth/temp', { body: { type: 'userpass' } });
       await v('POST', 'auth/temp/users/gus', { body: { password: 'pw' } });

@@ -17,6 +17,7 @@ import { PolicyStore } from '../policy/store.ts';
 import { authBlock, type TokenEntry } from '../token/entry.ts';
 import { TokenStore } from '../token/store.ts';
 import { calculateTtl, limitsOf } from '../token/ttl.ts';
+import { addressAllowed } from './cidr.ts';
 import type { TokenSettings } from './token-settings.ts';
 
 /** A missing, unknown or expired token: a 403 clients recognise by `permission denied`. */
@@ -38,6 +39,7 @@ export class Access implements Authorizer {
     if (!req.clientToken) throw denied();
     const entry = await this.tokens.lookup(req.clientToken);
     if (!entry) throw invalidToken();
+    if (!addressAllowed(req.connection.remoteAddress, entry.boundCidrs ?? [])) throw denied();
     const scoped = await this.#scope(entry, req.namespace, req.path);
     if (!scoped) throw denied();
     const acl = await this.policies.acl(scoped.tokenNamespace, entry.policies);
@@ -112,12 +114,16 @@ export class Access implements Authorizer {
     return entry ? TokenStore.summary(entry, token) : undefined;
   }
 
-  /** Issues the token of a successful login (orphan, in the request's namespace) and answers with its auth block. */
+  /**
+   * Issues the token of a successful login (orphan, in the request's namespace) and answers with its auth block.
+   * A login from outside the settings' token_bound_cidrs is refused: the token could not be used from there anyway.
+   */
   async issueLoginToken(
     req: LogicalRequest,
     settings: TokenSettings,
     opts: { policies?: string[]; meta: Record<string, string>; displayName: string },
   ): Promise<LogicalResponse> {
+    if (!addressAllowed(req.connection.remoteAddress, settings.boundCidrs)) throw denied();
     const now = this.core.clock.now();
     const policies = sanitizePolicyNames([...(opts.policies ?? settings.policies), ...(settings.noDefaultPolicy ? [] : ['default'])]);
     const limits = limitsOf(req.mount?.config);
@@ -152,6 +158,7 @@ export class Access implements Authorizer {
       entityId: '',
       lastRenewalTime: null,
       backendMaxTtl,
+      boundCidrs: settings.boundCidrs,
     });
     return { auth: authBlock(entry, id, now), warnings: warnings.length ? warnings : undefined };
   }

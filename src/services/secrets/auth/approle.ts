@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { safeEqual } from '../../../core/crypto.ts';
 import { badRequest, notFound, type Backend, type BackendContext, type LogicalRequest } from '../contract.ts';
 import type { Access } from './access.ts';
+import { addressAllowed, checkCidrs } from './cidr.ts';
 import { dispatch, existence, listResponse, routesHelp, type BackendRoute } from './backend-routes.ts';
 import { boolField, durationField, intField, stringField, stringListField, stringMapField } from './fields.ts';
 import { applyTokenSettings, emptyTokenSettings, tokenSettingsData, type TokenSettings } from './token-settings.ts';
@@ -95,7 +96,7 @@ export function approleBackend(access: Access, ctx: BackendContext): Backend {
       accessor: randomUUID(),
       hash,
       metadata: stringMapField(req.data, 'metadata') ?? {},
-      cidrList: stringListField(req.data, 'cidr_list') ?? [],
+      cidrList: checkCidrs('cidr_list', stringListField(req.data, 'cidr_list') ?? []),
       numUses,
       ttl,
       creationTime: now(),
@@ -128,7 +129,8 @@ export function approleBackend(access: Access, ctx: BackendContext): Backend {
       if (ttl < 0) throw badRequest('secret_id_ttl cannot be negative');
       role.secretIdTtl = ttl;
     }
-    role.secretIdBoundCidrs = stringListField(data, 'secret_id_bound_cidrs') ?? role.secretIdBoundCidrs;
+    const bound = stringListField(data, 'secret_id_bound_cidrs');
+    if (bound) role.secretIdBoundCidrs = checkCidrs('secret_id_bound_cidrs', bound);
     if (!existing) role.localSecretIds = boolField(data, 'local_secret_ids') ?? false;
     role.token = applyTokenSettings(data, role.token);
     if (!role.bindSecretId && role.secretIdBoundCidrs.length === 0 && role.token.boundCidrs.length === 0) {
@@ -150,6 +152,8 @@ export function approleBackend(access: Access, ctx: BackendContext): Backend {
           const role = index ? await roles.get<Role>(index.name) : undefined;
           if (!role || !safeEqual(role.roleId, roleId)) throw badRequest(INVALID);
           const meta: Record<string, string> = { role_name: role.name };
+          const remote = req.connection.remoteAddress;
+          if (!addressAllowed(remote, role.secretIdBoundCidrs)) throw badRequest(`source address "${remote}" unauthorized through CIDR restrictions on the role`);
           if (role.bindSecretId) {
             const secretId = stringField(req.data, 'secret_id');
             if (!secretId) throw badRequest('missing secret_id');
@@ -162,6 +166,7 @@ export function approleBackend(access: Access, ctx: BackendContext): Backend {
               return entry;
             });
             if (!consumed) throw badRequest(INVALID);
+            if (!addressAllowed(remote, consumed.cidrList)) throw badRequest(`source address "${remote}" unauthorized by CIDR restrictions on the secret ID`);
             Object.assign(meta, consumed.metadata, { role_name: role.name });
           }
           return access.issueLoginToken(req, role.token, { meta, displayName: '' });

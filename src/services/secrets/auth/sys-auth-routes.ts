@@ -2,6 +2,7 @@
 // revokes the tokens it issued. `token/` cannot be disabled.
 import { badRequest, type LogicalRequest, type MountEntry, type SystemRoute } from '../contract.ts';
 import type { TokenEntry } from '../token/entry.ts';
+import { limitsOf } from '../token/ttl.ts';
 import type { Access } from './access.ts';
 import { boolField, stringField } from './fields.ts';
 
@@ -14,8 +15,8 @@ function entryData(m: MountEntry): Record<string, unknown> {
 
 function tuneData(m: MountEntry): Record<string, unknown> {
   return {
-    default_lease_ttl: m.config.default_lease_ttl,
-    max_lease_ttl: m.config.max_lease_ttl,
+    default_lease_ttl: limitsOf(m.config).defaultTtl,
+    max_lease_ttl: limitsOf(m.config).maxTtl,
     force_no_cache: m.config.force_no_cache,
     description: m.description,
     options: m.options,

@@ -2,6 +2,7 @@
 // shown back on read.
 import { badRequest } from '../contract.ts';
 import { sanitizePolicyNames } from '../policy/policy.ts';
+import { checkCidrs } from './cidr.ts';
 import { boolField, durationField, intField, stringField, stringListField } from './fields.ts';
 
 export interface TokenSettings {
@@ -46,7 +47,7 @@ export function applyTokenSettings(data: Record<string, unknown>, existing: Toke
   if (uses !== undefined) s.numUses = nonNegative('token_num_uses', uses);
   s.noDefaultPolicy = boolField(data, 'token_no_default_policy') ?? s.noDefaultPolicy;
   const cidrs = stringListField(data, 'token_bound_cidrs') ?? stringListField(data, 'bound_cidrs');
-  if (cidrs) s.boundCidrs = cidrs;
+  if (cidrs) s.boundCidrs = checkCidrs('token_bound_cidrs', cidrs);
   const type = stringField(data, 'token_type');
   if (type !== undefined) {
     if (!['default', 'service', 'default-service', 'batch', 'default-batch'].includes(type)) throw badRequest(`invalid 'token_type' value "${type}"`);

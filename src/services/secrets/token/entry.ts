@@ -32,6 +32,8 @@ export interface TokenEntry {
   lastRenewalTime: number | null;
   /** Max TTL (seconds) of the backend that issued it, caps renewals (0 = the mount's). */
   backendMaxTtl: number;
+  /** Addresses the token may be used from (empty or absent = anywhere). */
+  boundCidrs?: string[];
 }
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -97,6 +99,7 @@ export function lookupData(e: TokenEntry, id: string, now: number, namespacePath
   if (e.role) data.role = e.role;
   if (e.lastRenewalTime !== null) data.last_renewal_time = unix(e.lastRenewalTime);
   if (e.namespaceId !== 'root') data.namespace_path = namespacePath;
+  if (e.boundCidrs?.length) data.bound_cidrs = e.boundCidrs;
   return data;
 }
 
