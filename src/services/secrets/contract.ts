@@ -123,6 +123,8 @@ export interface BarrierStorage {
   list(prefix: string): Promise<string[]>;
   /** A view whose keys are prefixed with `prefix` (ends in `/`). */
   view(prefix: string): BarrierStorage;
+  /** Writes (`value` given) and deletes (`value` undefined) in one transaction: all or nothing. */
+  batch(ops: Array<{ key: string; value?: unknown }>): Promise<void>;
   /** Runs `fn` holding an in-process lock on `key` (read-modify-write such as CAS). */
   locked<T>(key: string, fn: () => Promise<T>): Promise<T>;
 }

@@ -101,9 +101,12 @@ export function kvV2(ctx: BackendContext): Backend {
       }
       const meta = existing ?? newMetadata(now());
       const { version, trimmed } = addVersion(meta, cfg, now());
-      await versionStore.put(versionKey(key, version), data);
-      await metaStore.put(key, meta);
-      for (const n of trimmed) await versionStore.delete(versionKey(key, n));
+      // The new version, the metadata and the trimmed versions change together or not at all.
+      await root.batch([
+        { key: `ver/${versionKey(key, version)}`, value: data },
+        { key: `meta/${key}`, value: meta },
+        ...trimmed.map((n) => ({ key: `ver/${versionKey(key, n)}` })),
+      ]);
       return { data: metadataView(meta, meta.versions[String(version)], version) };
     });
   }
@@ -165,8 +168,7 @@ export function kvV2(ctx: BackendContext): Backend {
       }
       meta.updated_time = new Date(now()).toISOString();
       const trimmed = trim(meta, effectiveMaxVersions(meta, await config()));
-      await metaStore.put(key, meta);
-      for (const n of trimmed) await versionStore.delete(versionKey(key, n));
+      await root.batch([{ key: `meta/${key}`, value: meta }, ...trimmed.map((n) => ({ key: `ver/${versionKey(key, n)}` }))]);
     });
     return null;
   }
@@ -176,8 +178,7 @@ export function kvV2(ctx: BackendContext): Backend {
     await metaStore.locked(key, async () => {
       const meta = await metaStore.get<KeyMetadata>(key);
       if (!meta) return;
-      for (const n of Object.keys(meta.versions)) await versionStore.delete(versionKey(key, Number(n)));
-      await metaStore.delete(key);
+      await root.batch([{ key: `meta/${key}` }, ...Object.keys(meta.versions).map((n) => ({ key: `ver/${versionKey(key, Number(n))}` }))]);
     });
     return null;
   }

@@ -94,13 +94,22 @@ export class Barrier {
   }
 
   async put(path: string, plaintext: Buffer): Promise<void> {
+    await this.#physical.put(path, this.#encrypt(path, plaintext));
+  }
+
+  /** Puts (`plaintext` given) and deletes (null) atomically. */
+  async writeMany(ops: Array<{ path: string; plaintext: Buffer | null }>): Promise<void> {
+    await this.#physical.writeMany(ops.map((op) => ({ path: op.path, value: op.plaintext === null ? null : this.#encrypt(op.path, op.plaintext) })));
+  }
+
+  #encrypt(path: string, plaintext: Buffer): Buffer {
     this.#requireTerms();
     const active = this.#active!;
     const header = Buffer.alloc(5);
     header.writeUInt32BE(active.term, 0);
     header[4] = VERSION;
     this.#encryptions++;
-    await this.#physical.put(path, Buffer.concat([header, seal(active.key, plaintext, path)]));
+    return Buffer.concat([header, seal(active.key, plaintext, path)]);
   }
 
   async delete(path: string): Promise<void> {

@@ -59,6 +59,15 @@ export class LogicalStorage implements BarrierStorage {
     await this.#barrier.delete(this.#prefix + key);
   }
 
+  async batch(ops: Array<{ key: string; value?: unknown }>): Promise<void> {
+    await this.#barrier.writeMany(
+      ops.map((op) => ({
+        path: this.#prefix + op.key,
+        plaintext: op.value === undefined ? null : Buffer.from(JSON.stringify(op.value), 'utf8'),
+      })),
+    );
+  }
+
   async list(prefix: string): Promise<string[]> {
     const full = this.#prefix + prefix;
     return childrenOf(full, await this.#barrier.keys(full));

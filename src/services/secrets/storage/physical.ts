@@ -74,6 +74,24 @@ export class PhysicalStorage {
     this.#remember(path, null);
   }
 
+  /** Puts (`value` a buffer) and deletes (`value` null) in one transaction. */
+  async writeMany(ops: Array<{ path: string; value: Buffer | null }>): Promise<void> {
+    for (const op of ops) this.#cache?.delete(op.path);
+    await this.#db.transaction().execute(async (tx) => {
+      for (const { path, value } of ops) {
+        if (value === null) await tx.deleteFrom(ENTRIES_TABLE).where('path', '=', path).execute();
+        else {
+          await tx
+            .insertInto(ENTRIES_TABLE)
+            .values({ path, value })
+            .onConflict((oc) => oc.column('path').doUpdateSet({ value }))
+            .execute();
+        }
+      }
+    });
+    for (const op of ops) this.#remember(op.path, op.value);
+  }
+
   /** Every stored path starting with `prefix`. */
   async keys(prefix: string): Promise<string[]> {
     const rows = await this.#db
