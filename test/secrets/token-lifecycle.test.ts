@@ -263,6 +263,21 @@ for (const database of DATABASES) {
       assert.equal((await v('GET', 'auth/token/create?help=1', { token: plain.client_token })).status, 403);
     });
 
+    it('keeps tokens, roles and policies across a restart', async () => {
+      const tok = await create({ policies: ['dev'], ttl: '3h' });
+      await v('POST', 'auth/token/roles/kept', { body: { allowed_policies: 'dev' } });
+      await v('POST', 'secret/data/dev/a', { body: { data: { x: 1 } } });
+      await t.restart();
+      v = api(t);
+      const look = await v('GET', 'auth/token/lookup-self', { token: tok.client_token });
+      assert.equal(look.status, 200);
+      assert.deepEqual(look.body.data.policies, ['default', 'dev']);
+      assert.equal((await v('GET', 'secret/data/dev/a', { token: tok.client_token })).status, 200);
+      assert.equal((await v('GET', 'auth/token/roles/kept')).status, 200);
+      await advance(t, '3h');
+      assert.equal((await v('GET', 'auth/token/lookup-self', { token: tok.client_token })).status, 403);
+    });
+
     it('works through node-vault unchanged', async () => {
       const client = nodeVault({ endpoint: t.url('secrets'), token: ROOT_TOKEN });
       const created = await client.tokenCreate({ policies: ['dev'], ttl: '2h' });
