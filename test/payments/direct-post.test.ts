@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
 import { directPostMac } from '../../src/services/payments/direct/domain/mac.ts';
 import { DATABASES, call, type TestRuntime } from '../helpers/runtime.ts';
 import { caller, CLIENT, LICENCE, MID as SECURE_MID, OTHER_CLIENT, OTHER_LICENCE, startGateway } from './support.ts';
@@ -165,6 +166,23 @@ for (const database of DATABASES) {
       const res = await call(`${base}/direct/auth`, { method: 'POST', raw: xml, headers: { 'pay-api-key': key(), 'content-type': 'text/xml' } });
       assert.equal(res.status, 200, res.text);
       assert.match(res.text, /<AuthResponse>[\s\S]*<authorised>true<\/authorised>/);
+    });
+
+    it('answers any form post with a redirect or an Error, never a 500', async () => {
+      const text = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('', '12', '2030', '4000000000000002', 'DP-FUZZ-01', SUCCESS, 'javascript:alert(1)'));
+      await fc.assert(
+        fc.asyncProperty(
+          fc.record({ amount: text, cardnumber: text, expmonth: text, expyear: text, identifier: text, nonce: text, mac: text, csc: text, merchantid: text, redirect_success: text, redirect_failure: text, 'bill_to.postcode': text }, { requiredKeys: [] }),
+          fc.boolean(),
+          async (fields, withKey) => {
+            const res = await form(withKey ? { ...fields, 'pay-domain-key': domainKey } : fields);
+            assert.ok([200, 303, 400, 401, 403, 422].includes(res.status), `${res.status} for ${JSON.stringify(fields)}`);
+            if (res.status === 303) assert.ok([SUCCESS, FAILURE].some((u) => res.headers.get('location')!.startsWith(u)));
+            await res.arrayBuffer();
+          },
+        ),
+        { numRuns: 60 },
+      );
     });
 
     it('answers a JSON post without redirects with the AuthResponse', async () => {
