@@ -25,7 +25,8 @@ export function parseSettings(raw: Record<string, unknown>): SecretsSettings {
   };
   const size = raw.maxRequestSize ?? 0;
   if (typeof size !== 'number' || !Number.isInteger(size)) throw new Error('services.secrets.maxRequestSize must be an integer');
-  const token = raw.devRootToken;
+  // Like Vault's VAULT_DEV_ROOT_TOKEN_ID, the environment may fix the dev root token when the config file does not.
+  const token = raw.devRootToken ?? process.env.TWINSTACK_SECRETS_DEV_ROOT_TOKEN ?? process.env.VAULT_DEV_ROOT_TOKEN_ID;
   if (token !== undefined && (typeof token !== 'string' || token.length < 1 || token.includes('.'))) {
     throw new Error('services.secrets.devRootToken must be a non-empty string without "."');
   }
