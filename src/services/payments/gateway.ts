@@ -43,6 +43,7 @@ export class Gateway {
       ttlMinutes: this.settings.key_ttl_minutes ?? DEFAULT_KEY_TTL_MINUTES,
     });
     this.processor = new Processor({
+      db,
       merchants: this.merchants,
       transactions: this.transactions,
       duplicates: new DuplicateGuard(db),

@@ -1,9 +1,10 @@
 // Processing: authorisation (with duplicate detection, the sandbox acquirer and 3-D Secure), the 3DS completion,
 // capture, void, refund and retrieve. Declines are answers, not errors; refusals are PaymentsErrors.
+import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { Vault } from '../../core/crypto.ts';
 import { randomHex, uuid } from '../../core/ids.ts';
-import { payError, type AuthInput, type AuthResponse, type Decision, type Merchant, type PaymentSource, type RequestChallenged } from './contract.ts';
+import { payError, type AuthInput, type AuthResponse, type Decision, type Merchant, type PaymentSource } from './contract.ts';
 import type { Clients } from './clients.ts';
 import { binInfo, isExpired, luhnValid, maskPan } from './domain/card.ts';
 import { responseDigest } from './domain/digest.ts';
@@ -13,13 +14,15 @@ import { acquire, AUTH_CODES, type AcquirerOutcome } from './domain/sandbox.ts';
 import { challengeResult, threeDsFor } from './domain/three-d-secure.ts';
 import { decodeMessage, encodeMessage, MESSAGE_VERSION, type CReq, type CRes } from './domain/three-d-secure-messages.ts';
 import { captureRefusal, refundRefusal, resultWord, voidRefusal, type Refusal } from './domain/transaction-states.ts';
-import type { MerchantStore } from './store/merchants.ts';
+import { MerchantStore } from './store/merchants.ts';
 import { DuplicateGuard, TransactionStore, type PendingChallenge, type Tx, type TxChecks } from './store/transactions.ts';
 
 const RETRIEVE_DAYS_MS = 90 * 24 * 3600_000;
 const RETRIEVE_LIMIT = 5;
 
 export interface ProcessorDeps {
+  /** For the transactions that group an operation's writes (one commit each). */
+  db: Kysely<any>;
   merchants: MerchantStore;
   transactions: TransactionStore;
   duplicates: DuplicateGuard;
@@ -66,66 +69,52 @@ export class Processor {
     const licenceKey = (await d.clients.licenceKeyOf(merchant.clientid)) ?? '';
 
     // Duplicate detection: the identifier and card inside the merchant's window; the CSC is never part of it.
-    let dupKey: string | undefined;
-    if (policies.duplicate === '1') {
-      dupKey = d.vault.lookupHash(`payments-dup:${merchant.merchantid}:${input.identifier}:${input.cardnumber}:${input.expmonth}/${input.expyear}`);
-      if (!(await d.duplicates.claim(merchant.merchantid, dupKey, now + merchant.duplicateWindowSeconds * 1000, now))) {
-        return { AuthResponse: rejection(merchant, input, currency, 'T001', 'Duplicate transaction', now, licenceKey, options.requestId) };
-      }
-    }
+    const dupKey =
+      policies.duplicate === '1'
+        ? d.vault.lookupHash(`payments-dup:${merchant.merchantid}:${input.identifier}:${input.cardnumber}:${input.expmonth}/${input.expyear}`)
+        : undefined;
 
-    try {
-      const transno = await d.merchants.nextTransno(merchant.merchantid);
-      const base: Tx = { ...newTx(merchant, input, currency, transno, now), id: uuid(), source: options.source, trans_type: preAuth ? 'P' : 'S' };
-      const acquirerInput = {
-        amount: input.amount,
-        csc: input.csc,
-        cscLength: bin.cscLength,
-        policies,
-        postcode: input.bill_to?.postcode,
-        address1: input.bill_to?.address1,
-        preAuth,
-      };
-
-      const tds = input.threedsecure;
-      const threeDsApplies = merchant.threeDSecure && tds !== undefined && tds.tds_policy !== '2' && !options.skipThreeDs;
-      let tx: Tx;
-      if (!threeDsApplies) {
-        tx = withOutcome(base, acquire(acquirerInput), {});
+    // Decide first (pure), then write everything in one transaction: the duplicate slot, the transno, the row.
+    const base: Tx = { ...newTx(merchant, input, currency, 0, now), id: uuid(), source: options.source, trans_type: preAuth ? 'P' : 'S' };
+    const acquirerInput = { amount: input.amount, csc: input.csc, cscLength: bin.cscLength, policies, postcode: input.bill_to?.postcode, address1: input.bill_to?.address1, preAuth };
+    const tds = input.threedsecure;
+    const threeDsApplies = merchant.threeDSecure && tds !== undefined && tds.tds_policy !== '2' && !options.skipThreeDs;
+    let decided: Tx;
+    if (!threeDsApplies) {
+      decided = withOutcome(base, acquire(acquirerInput), {});
+    } else {
+      const tdsOutcome = threeDsFor(input.csc);
+      if (tdsOutcome.kind === 'error') {
+        decided = { ...base, result: 2, result_code: 'D047', result_message: tdsOutcome.message, trans_status: 'R', checks: { ...base.checks, authen_result: 'U' } };
+      } else if (tdsOutcome.kind === 'frictionless') {
+        const auth = { authen_result: tdsOutcome.authen_result, eci: tdsOutcome.eci, cavv: tdsOutcome.proceed ? randomHex(14) : '' };
+        decided = tdsOutcome.proceed
+          ? withOutcome(base, acquire(acquirerInput), auth)
+          : { ...base, result: 0, result_code: '098', result_message: tdsOutcome.message, trans_status: 'D', checks: { ...base.checks, ...auth } };
       } else {
-        const tdsOutcome = threeDsFor(input.csc);
-        if (tdsOutcome.kind === 'error') {
-          tx = { ...base, result: 2, result_code: 'D047', result_message: tdsOutcome.message, trans_status: 'R', checks: { ...base.checks, authen_result: 'U' } };
-        } else if (tdsOutcome.kind === 'frictionless') {
-          const auth = { authen_result: tdsOutcome.authen_result, eci: tdsOutcome.eci, cavv: tdsOutcome.proceed ? randomHex(14).slice(0, 28) : '' };
-          tx = tdsOutcome.proceed
-            ? withOutcome(base, acquire(acquirerInput), auth)
-            : { ...base, result: 0, result_code: '098', result_message: tdsOutcome.message, trans_status: 'D', checks: { ...base.checks, ...auth } };
-        } else {
-          // A challenge: the acquirer outcome is decided now (the CSC is not kept), the ACS result comes later.
-          const threedsId = uuid();
-          const pending: PendingChallenge = { termurl: tds?.merchant_termurl, acsTransId: uuid(), outcome: acquire(acquirerInput), dupKey };
-          tx = { ...base, trans_status: 'H', result: 21, result_code: '050', result_message: 'Waiting authorisation: 3-D Secure challenge required', threeds_id: threedsId, threeds: pending };
-          await d.transactions.insert(tx);
-          const creq: CReq = { threeDSServerTransID: threedsId, acsTransID: pending.acsTransId, messageType: 'CReq', messageVersion: MESSAGE_VERSION, challengeWindowSize: '05' };
-          const challenge: RequestChallenged = {
-            acs_url: `${d.baseUrl()}/3dsv2/acs`,
-            creq: encodeMessage(creq),
-            merchantid: merchant.merchantid,
-            threedserver_trans_id: threedsId,
-            transno,
-          };
-          dupKey = undefined; // the slot stays held while the challenge is open
-          return { RequestChallenged: challenge };
-        }
+        // A challenge: the acquirer outcome is decided now (the CSC is not kept), the ACS result comes later.
+        const pending: PendingChallenge = { termurl: tds?.merchant_termurl, acsTransId: uuid(), outcome: acquire(acquirerInput), dupKey };
+        decided = { ...base, trans_status: 'H', result: 21, result_code: '050', result_message: 'Waiting authorisation: 3-D Secure challenge required', threeds_id: uuid(), threeds: pending };
       }
-      await d.transactions.insert(tx);
-      if (tx.result === 1) dupKey = undefined;
-      return { AuthResponse: authResponse(tx, licenceKey, options.requestId) };
-    } finally {
-      // Only approvals (and open challenges) hold the duplicate slot: a declined attempt may be retried.
-      if (dupKey) await d.duplicates.release(merchant.merchantid, dupKey);
     }
+    // Approvals and open challenges hold the duplicate slot; a declined attempt only checks it, so it may be retried.
+    const holdsSlot = decided.result === 1 || decided.trans_status === 'H';
+
+    return d.db.transaction().execute(async (trx): Promise<Decision> => {
+      const duplicates = new DuplicateGuard(trx);
+      if (dupKey) {
+        const expiresAt = now + merchant.duplicateWindowSeconds * 1000;
+        const free = holdsSlot ? await duplicates.claim(merchant.merchantid, dupKey, expiresAt, now) : !(await duplicates.held(merchant.merchantid, dupKey, now));
+        if (!free) return { AuthResponse: rejection(merchant, input, currency, 'T001', 'Duplicate transaction', now, licenceKey, options.requestId) };
+      }
+      const tx: Tx = { ...decided, transno: await new MerchantStore(trx).nextTransno(merchant.merchantid) };
+      await new TransactionStore(trx).insert(tx);
+      if (tx.trans_status !== 'H') return { AuthResponse: authResponse(tx, licenceKey, options.requestId) };
+      const creq: CReq = { threeDSServerTransID: tx.threeds_id!, acsTransID: tx.threeds!.acsTransId, messageType: 'CReq', messageVersion: MESSAGE_VERSION, challengeWindowSize: '05' };
+      return {
+        RequestChallenged: { acs_url: `${d.baseUrl()}/3dsv2/acs`, creq: encodeMessage(creq), merchantid: merchant.merchantid, threedserver_trans_id: tx.threeds_id!, transno: tx.transno },
+      };
+    });
   }
 
   /** The simulated ACS delivers the challenge result (RReq) and gets the cres for the browser; undefined if unknown. */
@@ -234,16 +223,14 @@ export class Processor {
     if (!original) throw payError(422, 'R001', `Original transaction ${input.refund_ref} not found`, input.identifier);
     const refusal = refundRefusal(original, input.amount);
     if (refusal) throw refuse(refusal, input.identifier);
-    if (!(await d.transactions.addRefund(original.id, input.amount, now))) {
-      const again = (await d.transactions.byTransno(merchant.merchantid, input.refund_ref))!;
-      throw refuse(refundRefusal(again, input.amount) ?? { code: 'R005', message: 'Refund amount exceeds the refundable remainder' }, input.identifier);
-    }
-    try {
-      const transno = await d.merchants.nextTransno(merchant.merchantid);
+    const licenceKey = (await d.clients.licenceKeyOf(merchant.clientid)) ?? '';
+    const refund = await d.db.transaction().execute(async (trx): Promise<Tx | undefined> => {
+      const transactions = new TransactionStore(trx);
+      if (!(await transactions.addRefund(original.id, input.amount, now))) return undefined;
       const tx: Tx = {
         ...original,
         id: uuid(),
-        transno,
+        transno: await new MerchantStore(trx).nextTransno(merchant.merchantid),
         identifier: input.identifier,
         source: 'api',
         trans_type: 'R',
@@ -264,13 +251,14 @@ export class Processor {
         created_at: now,
         updated_at: now,
       };
-      await d.transactions.insert(tx);
-      const licenceKey = (await d.clients.licenceKeyOf(merchant.clientid)) ?? '';
-      return authResponse(tx, licenceKey, requestId);
-    } catch (err) {
-      await d.transactions.undoRefund(original.id, input.amount, now);
-      throw err;
+      await transactions.insert(tx);
+      return tx;
+    });
+    if (!refund) {
+      const again = (await d.transactions.byTransno(merchant.merchantid, input.refund_ref))!;
+      throw refuse(refundRefusal(again, input.amount) ?? { code: 'R005', message: 'Refund amount exceeds the refundable remainder' }, input.identifier);
     }
+    return authResponse(refund, licenceKey, requestId);
   }
 
   /** Up to five transactions matching an identifier or transno from the last 90 days, newest first. */

@@ -140,14 +140,6 @@ export class TransactionStore {
     return Number(res.numUpdatedRows) > 0;
   }
 
-  async undoRefund(id: string, amount: number, nowMs: number): Promise<void> {
-    await this.#db
-      .updateTable('payments_transactions')
-      .set((eb) => ({ refunded: eb('refunded', '-', amount), updated_at: nowMs }))
-      .where('id', '=', id)
-      .execute();
-  }
-
   // ---- batches
 
   /** Assigns every open transaction created before `cutoff` to batch `batchNo`; answers how many moved. */
@@ -225,6 +217,18 @@ export class DuplicateGuard {
   /** True when the slot was free (or its window had passed) and is now held until `expiresAt`. */
   claim(merchantid: number, key: string, expiresAt: number, nowMs: number): Promise<boolean> {
     return claimExpiringSlot(this.#db, 'payments_duplicates', { merchantid, dup_key: key }, expiresAt, nowMs);
+  }
+
+  /** True while someone holds the slot. */
+  async held(merchantid: number, key: string, nowMs: number): Promise<boolean> {
+    const row = await this.#db
+      .selectFrom('payments_duplicates')
+      .select('expires_at')
+      .where('merchantid', '=', merchantid)
+      .where('dup_key', '=', key)
+      .where('expires_at', '>', nowMs)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   async release(merchantid: number, key: string): Promise<void> {
