@@ -3,7 +3,7 @@ import { decodePageToken, encodePageToken } from '../../core/google/index.ts';
 import { formatInstant, instantFromMs } from '../../core/time.ts';
 import { groupName } from './domain/project.ts';
 import { bucketPlan, bucketsOf, type EventsQuery, type GroupStatsQuery } from './domain/query.ts';
-import type { ErrorStore, GroupAggregate, GroupRow, StoredEvent } from './store.ts';
+import type { ErrorStore, GroupAggregate, GroupRow, GroupSlice, StoredEvent } from './store.ts';
 
 const wireTime = (ms: number) => formatInstant(instantFromMs(ms));
 
@@ -51,27 +51,33 @@ export async function listGroupStats(store: ErrorStore, projectId: string, q: Gr
 
   const page = visible.slice(offset, offset + pageSize);
   const ids = page.map((a) => a.groupId);
-  // First and last seen ignore the time range, as the real API's do.
   const plan = q.timedCountDurationMs ? bucketPlan(q.timeRange, q.timedCountDurationMs, q.alignment, q.alignmentTimeMs) : undefined;
-  const [bounds, services, representatives, counts] = await Promise.all([
+  // First and last seen ignore the time range, as the real API's do.
+  const [bounds, slices] = await Promise.all([
     store.seenBounds(projectId, q.serviceFilter, ids),
-    store.affectedServices(projectId, q.serviceFilter, q.timeRange, ids),
-    store.latestEvents(projectId, q.serviceFilter, q.timeRange, ids),
-    plan ? store.bucketCounts(projectId, q.serviceFilter, q.timeRange, ids, plan) : Promise.resolve([]),
+    store.groupSlices(projectId, q.serviceFilter, q.timeRange, ids, plan),
   ]);
   const boundsOf = new Map(bounds.map((b) => [b.groupId, b]));
-  const representativeOf = new Map(representatives.map((e) => [e.groupId, e]));
+  const slicesOf = new Map<string, GroupSlice[]>();
+  for (const sl of slices) {
+    const list = slicesOf.get(sl.groupId);
+    if (list) list.push(sl);
+    else slicesOf.set(sl.groupId, [sl]);
+  }
+  // The representative is the most recently received event of the group in the range.
+  const latestIds = [...slicesOf.values()].map((list) => Math.max(...list.map((sl) => sl.latestId)));
+  const representativeOf = new Map((await store.eventsById(latestIds)).map((e) => [e.groupId, e]));
 
   const errorGroupStats = page.map((a) => {
-    const affected = services.filter((s) => s.groupId === a.groupId).map((s) => (s.version ? { service: s.service, version: s.version } : { service: s.service }));
+    const mine = slicesOf.get(a.groupId) ?? [];
+    const affected = uniqueServices(mine);
     const stats: Record<string, unknown> = {
       group: errorGroupJson(groups.get(a.groupId)!),
       count: String(a.count),
       affectedUsersCount: String(a.affectedUsers),
     };
     if (plan) {
-      const mine = counts.filter((c) => c.groupId === a.groupId);
-      stats.timedCounts = bucketsOf(plan, q.timeRange, mine).map((b) => ({
+      stats.timedCounts = bucketsOf(plan, q.timeRange, sumByIndex(mine)).map((b) => ({
         count: String(b.count),
         startTime: wireTime(b.startMs),
         endTime: wireTime(b.endMs),
@@ -94,6 +100,19 @@ export async function listGroupStats(store: ErrorStore, projectId: string, q: Gr
   out.timeRangeBegin = wireTime(q.timeRange.beginMs);
   if (offset + pageSize < visible.length) out.nextPageToken = encodePageToken(offset + pageSize, queryKey);
   return out;
+}
+
+/** Distinct service contexts of a group's slices, sorted. */
+function uniqueServices(slices: GroupSlice[]) {
+  const seen = new Map<string, { service: string; version?: string }>();
+  for (const sl of slices) seen.set(`${sl.service}\u0000${sl.version}`, sl.version ? { service: sl.service, version: sl.version } : { service: sl.service });
+  return [...seen].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+}
+
+function sumByIndex(slices: GroupSlice[]) {
+  const counts = new Map<number, number>();
+  for (const sl of slices) counts.set(sl.index, (counts.get(sl.index) ?? 0) + sl.count);
+  return [...counts].map(([index, count]) => ({ index, count }));
 }
 
 export async function listEvents(store: ErrorStore, projectId: string, q: EventsQuery) {

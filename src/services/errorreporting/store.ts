@@ -25,6 +25,16 @@ export interface GroupAggregate {
   lastSeen: number;
 }
 
+export interface GroupSlice {
+  groupId: string;
+  service: string;
+  version: string;
+  /** Bucket index of the timed-count plan (0 without one). */
+  index: number;
+  count: number;
+  latestId: number;
+}
+
 export interface StoredEvent {
   id: number;
   groupId: string;
@@ -161,7 +171,6 @@ export class ErrorStore {
     }));
   }
 
-  /** Events per group and bucket index of the plan (computed in SQL: every index is non-negative, so integer division is floor). */
   /** First and last event time of each group under the filter, whatever the time range (answered from an index). */
   async seenBounds(projectId: string, filter: ServiceFilter, groupIds: string[]): Promise<Array<{ groupId: string; firstSeen: number; lastSeen: number }>> {
     if (groupIds.length === 0) return [];
@@ -172,35 +181,33 @@ export class ErrorStore {
     return rows.map((r) => ({ groupId: r.group_id as string, firstSeen: Number(r.first_seen), lastSeen: Number(r.last_seen) }));
   }
 
-  async bucketCounts(projectId: string, filter: ServiceFilter, range: TimeRange, groupIds: string[], plan: BucketPlan) {
-    // Literals, not parameters: PostgreSQL matches the grouped expression to the selected one only when they are identical.
-    const origin = sql.lit(Math.trunc(plan.originMs));
-    const offset = plan.fromEnd ? sql`${origin} - event_time` : sql`event_time - ${origin}`;
-    const index = sql<number>`cast(${offset} as bigint) / cast(${sql.lit(Math.trunc(plan.durationMs))} as bigint)`;
-    const rows = await this.#events(projectId, filter, range, groupIds)
-      .select((eb) => ['group_id', index.as('k'), eb.fn.countAll().as('n')])
-      .groupBy(['group_id', index])
-      .execute();
-    return rows.map((r) => ({ groupId: r.group_id as string, index: Number(r.k), count: Number(r.n) }));
-  }
-
-  async affectedServices(projectId: string, filter: ServiceFilter, range: TimeRange, groupIds: string[]) {
-    const rows = await this.#events(projectId, filter, range, groupIds)
-      .select(['group_id', 'service', 'version'])
-      .distinct()
-      .orderBy('group_id')
-      .orderBy('service')
-      .orderBy('version')
-      .execute();
-    return rows.map((r) => ({ groupId: r.group_id as string, service: r.service as string, version: r.version as string }));
-  }
-
-  /** The most recently received event of each group, within the range and filter. */
-  async latestEvents(projectId: string, filter: ServiceFilter, range: TimeRange, groupIds: string[]): Promise<StoredEvent[]> {
+  /**
+   * One pass over the events of the listed groups in the range, split by service, version and (with a plan) bucket
+   * index: what the affected services, the timed counts and the representative of each group need.
+   */
+  async groupSlices(projectId: string, filter: ServiceFilter, range: TimeRange, groupIds: string[], plan?: BucketPlan): Promise<GroupSlice[]> {
     if (groupIds.length === 0) return [];
-    const latest = this.#events(projectId, filter, range, groupIds).select((eb) => eb.fn.max('id').as('id')).groupBy('group_id');
-    const rows = await this.#db.selectFrom('errorreporting_events').selectAll().where('id', 'in', latest).execute();
-    return rows.map(toEvent);
+    // Literals, not parameters: PostgreSQL matches the grouped expression to the selected one only when they are identical.
+    const origin = plan ? sql.lit(Math.trunc(plan.originMs)) : undefined;
+    const offset = plan?.fromEnd ? sql`${origin} - event_time` : sql`event_time - ${origin}`;
+    const index = plan ? sql<number>`cast(${offset} as bigint) / cast(${sql.lit(Math.trunc(plan.durationMs))} as bigint)` : sql<number>`0`;
+    const rows = await this.#events(projectId, filter, range, groupIds)
+      .select((eb) => ['group_id', 'service', 'version', index.as('k'), eb.fn.countAll().as('n'), eb.fn.max('id').as('latest_id')])
+      .groupBy(plan ? ['group_id', 'service', 'version', index] : ['group_id', 'service', 'version'])
+      .execute();
+    return rows.map((r) => ({
+      groupId: r.group_id as string,
+      service: r.service as string,
+      version: r.version as string,
+      index: Number(r.k),
+      count: Number(r.n),
+      latestId: Number(r.latest_id),
+    }));
+  }
+
+  async eventsById(ids: number[]): Promise<StoredEvent[]> {
+    if (ids.length === 0) return [];
+    return (await this.#db.selectFrom('errorreporting_events').selectAll().where('id', 'in', ids).execute()).map(toEvent);
   }
 
   async listEvents(projectId: string, groupId: string, filter: ServiceFilter, range: TimeRange, offset: number, limit: number): Promise<StoredEvent[]> {
