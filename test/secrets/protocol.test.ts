@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import nodeVault from 'node-vault';
 import { DATABASES, call, type TestRuntime } from '../helpers/runtime.ts';
 import { ROOT, startSecrets, vault } from './helpers.ts';
 
@@ -102,6 +103,9 @@ for (const database of DATABASES) {
       assert.equal(res.body.data.description, 'tuned');
       res = await v('sys/remount', { body: { from: 'team', to: 'squad' } });
       assert.equal(res.status, 200);
+      res = await v(`sys/remount/status/${res.body.data.migration_id}`);
+      assert.equal(res.body.data.migration_info.status, 'success');
+      assert.equal(res.body.data.migration_info.target_mount, 'squad/');
       assert.deepEqual((await v('squad/data/k')).body.data.data, { a: 1 });
       assert.equal((await v('team/data/k')).status, 404);
 
@@ -116,6 +120,24 @@ for (const database of DATABASES) {
       assert.equal((await v('sys/mounts/squad', { method: 'DELETE' })).status, 204);
       assert.equal((await v('squad/data/k')).status, 404);
       assert.equal((await v('sys/mounts/squad', { method: 'DELETE' })).status, 204);
+    });
+
+    it('works with node-vault sys commands (mounts, mount, remount, unmount, health, help, list without LIST)', async () => {
+      const client = nodeVault({ endpoint: t.url('secrets'), token: ROOT });
+      await client.mount({ mount_point: 'nv', type: 'kv', description: 'from node-vault' });
+      const mounts = await client.mounts();
+      assert.equal(mounts['nv/'].description, 'from node-vault');
+      await client.write('nv/one', { a: 1 });
+      await client.remount({ from: 'nv', to: 'nv2' });
+      assert.deepEqual((await client.read('nv2/one')).data, { a: 1 });
+      const plain = nodeVault({ endpoint: t.url('secrets'), token: ROOT, noCustomHTTPVerbs: true });
+      assert.deepEqual((await plain.list('nv2/')).data.keys, ['one']);
+      await client.unmount({ mount_point: 'nv2' });
+      await assert.rejects(client.read('nv2/one'), (err: any) => err.response.statusCode === 404);
+      const health = await client.health({ sealedcode: 299 });
+      assert.equal(health.sealed, false);
+      const help = await client.help('secret/data/x');
+      assert.equal(typeof help.help, 'string');
     });
 
     it('serves sys/internal/ui/mounts the way vault kv detects versions', async () => {

@@ -120,7 +120,23 @@ export function mountRoutes(deps: SysDeps): CoreRoute[] {
         const dst = kindOf(canonicalMountPath(to));
         if (src.kind !== dst.kind) throw badRequest('cannot remount between secret engines and auth methods');
         await core.mounts.remount(req.namespace, src.kind, src.path, dst.path);
-        return { data: { migration_id: randomUUID() }, topLevelData: true };
+        // The move is synchronous; its status stays readable for `vault secrets move`, which polls it.
+        const migrationId = randomUUID();
+        await req.storage.put(`remount/${migrationId}`, {
+          source_mount: req.namespace.path + canonicalMountPath(from),
+          target_mount: req.namespace.path + canonicalMountPath(to),
+          status: 'success',
+        });
+        return { data: { migration_id: migrationId }, topLevelData: true };
+      },
+    },
+    {
+      pattern: /^remount\/status\/([0-9a-f-]{36})$/,
+      operations: ['read'],
+      async handle(req, m) {
+        const info = await req.storage.get(`remount/${m[1]}`);
+        if (!info) throw badRequest(`Did not find migration info for migration id ${JSON.stringify(m[1])}`);
+        return { data: { migration_id: m[1], migration_info: info } };
       },
     },
     {
