@@ -222,6 +222,7 @@ for (const database of DATABASES) {
       up = await fetch(upload.url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: PDF });
       assert.equal(up.status, 403, 'an upload address works once');
 
+      await call(`${t.adminUrl}/outbox/deliver`, { method: 'POST' });
       let status = await api('GET', `/paylink/${token}/status`);
       assert.equal(status.body.is_attachment, true);
       assert.equal(status.body.is_email_sent, true);
@@ -287,6 +288,11 @@ for (const database of DATABASES) {
       const sms = (await outbox(token)).find((m) => m.channel === 'sms');
       assert.equal(sms.status, 'pending');
       assert.equal(sms.nextAttemptAt, '2026-03-13T08:00:00.000Z');
+      await call(`${t.adminUrl}/outbox/deliver`, { method: 'POST' });
+      let status = (await api('GET', `/paylink/${token}/status`)).body;
+      assert.equal(status.is_email_sent, true);
+      assert.equal(status.is_sms_sent, false, 'the SMS waits for the polite window');
+      assert.ok(status.state_history.some((e: any) => e.message === 'SMS notification queued, held until 2026-03-13T08:00:00.000Z (outside the polite window)'));
 
       const resend = (body: unknown) => api('POST', `/paylink/${token}/resend-notification`, body);
       for (let i = 0; i < 5; i++) assert.equal((await resend({ email: true })).body.code, '001', `e-mail resend ${i + 1}`);
@@ -307,6 +313,10 @@ for (const database of DATABASES) {
       const messages = await outbox(token);
       assert.equal(messages.filter((m) => m.channel === 'email').length, 6);
       assert.equal(messages.filter((m) => m.channel === 'sms').length, 4);
+      await call(`${t.adminUrl}/clock`, { body: { set: '2026-03-13T08:00:00Z' } });
+      await call(`${t.adminUrl}/outbox/deliver`, { method: 'POST' });
+      status = (await api('GET', `/paylink/${token}/status`)).body;
+      assert.equal(status.is_sms_sent, true, 'delivered once the window opened');
     });
   });
 }

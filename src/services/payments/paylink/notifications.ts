@@ -9,6 +9,10 @@ import type { PaylinkStore, TokenRecord } from './store.ts';
 
 const SMS_MAX = 153;
 
+/** Header naming what an outbox message of a token is, so its status can report which kinds were delivered. */
+export const KIND_HEADER = 'x-paylink-message';
+export type MessageKind = 'bill-notification' | 'merchant-notification' | 'receipt' | 'postback';
+
 export class PaylinkNotifier {
   constructor(
     private readonly deps: PaymentsDeps,
@@ -38,7 +42,7 @@ export class PaylinkNotifier {
         '',
         `Reference: ${t.identifier}`,
       ];
-      const headers: Record<string, string> = {};
+      const headers: Record<string, string> = { [KIND_HEADER]: 'bill-notification' };
       if (path.cc.length) headers.cc = path.cc.join(', ');
       if (path.bcc.length) headers.bcc = path.bcc.join(', ');
       if (path.reply_to.length) headers['reply-to'] = path.reply_to.join(', ');
@@ -63,7 +67,7 @@ export class PaylinkNotifier {
     const body = `${merchant.name.slice(0, Math.max(0, SMS_MAX - tail.length))}${tail}`.slice(0, SMS_MAX);
     for (const to of numbers) {
       const deliverAfter = politeDeliverAfter(now, merchant.timeZone);
-      await this.deps.ctx.outbox.enqueue({ service: 'payments', channel: 'sms', recipient: to, body, correlation: t.token, deliverAfter });
+      await this.deps.ctx.outbox.enqueue({ service: 'payments', channel: 'sms', recipient: to, body, headers: { [KIND_HEADER]: 'bill-notification' }, correlation: t.token, deliverAfter });
       const held = deliverAfter === undefined ? '' : `, held until ${isoMs(deliverAfter)} (outside the polite window)`;
       await this.store.addEvent(t.seq, now, EV.smsQueued, `SMS notification queued${held}`);
     }
@@ -76,12 +80,12 @@ export class PaylinkNotifier {
     const options: string[] = t.request.config?.options ?? [];
     const summary = `${money(Number(result.amount), String(result.currency || t.currency))} ${result.authorised ? 'paid' : 'declined'} for ${t.identifier} (transaction ${result.transno})`;
     if (result.authorised && t.request.email && !options.includes('BYPASS_MERCHANT_EMAIL')) {
-      await this.deps.ctx.outbox.enqueue({ service: 'payments', channel: 'email', recipient: t.request.email, subject: `Paylink payment received: ${t.identifier}`, body: summary, correlation: t.token });
+      await this.deps.ctx.outbox.enqueue({ service: 'payments', channel: 'email', recipient: t.request.email, subject: `Paylink payment received: ${t.identifier}`, body: summary, headers: { [KIND_HEADER]: 'merchant-notification' }, correlation: t.token });
       await this.store.addEvent(t.seq, now, EV.merchantEmailQueued, 'Merchant notification e-mail queued');
     }
     const payerEmail = t.request.cardholder?.email;
     if (result.authorised && payerEmail && !options.includes('BYPASS_CUSTOMER_EMAIL')) {
-      await this.deps.ctx.outbox.enqueue({ service: 'payments', channel: 'email', recipient: payerEmail, subject: `Your payment to ${merchant.name}`, body: `Thank you. ${summary}. Authorisation code ${result.authcode}.`, correlation: t.token });
+      await this.deps.ctx.outbox.enqueue({ service: 'payments', channel: 'email', recipient: payerEmail, subject: `Your payment to ${merchant.name}`, body: `Thank you. ${summary}. Authorisation code ${result.authcode}.`, headers: { [KIND_HEADER]: 'receipt' }, correlation: t.token });
       await this.store.addEvent(t.seq, now, EV.receiptEmailQueued, 'Customer receipt e-mail queued');
     }
     await this.postback(t, result, licenceKey);

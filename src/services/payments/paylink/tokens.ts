@@ -126,12 +126,12 @@ export class PaylinkTokens {
   }
 
   async status(t: TokenRecord) {
-    const [events, attachments, postbacks] = await Promise.all([
+    const [events, attachments, messages] = await Promise.all([
       this.store.events(t.seq),
       this.store.attachments(t.seq),
-      this.deps.ctx.outbox.list({ service: 'payments', channel: 'webhook', correlation: t.token }),
+      this.deps.ctx.outbox.list({ service: 'payments', correlation: t.token }),
     ]);
-    return tokenStatus(t, events, attachments, postbacks, this.now);
+    return tokenStatus(t, events, attachments, messages, this.now);
   }
 
   /** cancel, close, reopen, reconcile: refused changes are 422 with code 000 ("non valid change"). */
