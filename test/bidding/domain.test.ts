@@ -64,11 +64,12 @@ describe('roll-up', () => {
   it('keeps every count: the sums of both aggregates equal the counts of events', () => {
     fc.assert(
       fc.property(fc.array(eventArb, { maxLength: 200 }), (events: BidEvent[]) => {
-        const { rollup, detail } = rollUp(events);
+        const { rollup, detail, deals } = rollUp(events);
         for (let bit = 0; bit < OUTCOMES.length; bit++) {
           const expected = events.filter((e) => e.outcomes & (1 << bit)).length;
           assert.equal(rollup.reduce((s, r) => s + (r[6 + bit] as number), 0), expected);
           assert.equal(detail.reduce((s, r) => s + (r[8 + bit] as number), 0), expected);
+          assert.equal(deals.reduce((s, r) => s + (r[7 + bit] as number), 0), expected);
         }
         const keys = rollup.map((r) => r.slice(0, 6).join('|'));
         assert.equal(new Set(keys).size, keys.length, 'one row per key');

@@ -1,4 +1,4 @@
-// Tables of the bidding service: filter sets, the raw bid events, and the two hourly aggregates built from them.
+// Tables of the bidding service: filter sets, the raw bid events, and the three hourly aggregates built from them.
 import { sql, type Kysely, type Migration } from 'kysely';
 import { columnTypes, dialectOf, withAutoId } from '../../core/db/dialect.ts';
 
@@ -62,12 +62,23 @@ export const migrations: Record<string, Migration> = {
         .addColumn('format', 'integer', (c) => c.notNull())
         .addColumn('environment', 'integer', (c) => c.notNull())
         .addColumn('platform', 'integer', (c) => c.notNull());
-      // Creative filters read one range (bidder, account, creative, hours); deal filters alone use the index below.
+      // Creative filters read one range (bidder, account, creative, hours); deal filters alone read bidding_rollup_deal.
       const detailKey = ['bidder', 'account', 'creative', 'hour', 'deal', 'format', 'environment', 'platform'];
       await clustered(counters(detail).addPrimaryKeyConstraint('bidding_rollup_detail_pk', detailKey)).execute();
-      await db.schema.createIndex('bidding_rollup_detail_deal').on('bidding_rollup_detail').columns(['bidder', 'account', 'deal', 'hour']).execute();
+
+      const deal = db.schema
+        .createTable('bidding_rollup_deal')
+        .addColumn('bidder', t.text, (c) => c.notNull())
+        .addColumn('account', t.text, (c) => c.notNull())
+        .addColumn('deal', t.text, (c) => c.notNull())
+        .addColumn('hour', t.bigint, (c) => c.notNull())
+        .addColumn('format', 'integer', (c) => c.notNull())
+        .addColumn('environment', 'integer', (c) => c.notNull())
+        .addColumn('platform', 'integer', (c) => c.notNull());
+      const dealKey = ['bidder', 'account', 'deal', 'hour', 'format', 'environment', 'platform'];
+      await clustered(counters(deal).addPrimaryKeyConstraint('bidding_rollup_deal_pk', dealKey)).execute();
     },
   },
 };
 
-export const TABLES = ['bidding_filter_sets', 'bidding_events', 'bidding_rollup_detail', 'bidding_rollup'];
+export const TABLES = ['bidding_filter_sets', 'bidding_events', 'bidding_rollup_detail', 'bidding_rollup_deal', 'bidding_rollup'];

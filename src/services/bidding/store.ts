@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { bulkInsert } from '../../core/db/bulk.ts';
 import type { BidEvent } from './domain/events.ts';
 import type { Counters } from './domain/metrics.ts';
-import { COUNTER_COLUMNS, DETAIL_KEYS, ROLLUP_KEYS, rollUp } from './domain/rollup.ts';
+import { COUNTER_COLUMNS, DEAL_KEYS, DETAIL_KEYS, ROLLUP_KEYS, rollUp } from './domain/rollup.ts';
 
 export interface StoredFilterSet {
   id: number;
@@ -34,6 +34,7 @@ const EVENT_TYPES = ['bigint', 'text', 'text', 'integer', 'integer', 'integer', 
 const COUNTER_TYPES = COUNTER_COLUMNS.map(() => 'bigint');
 const ROLLUP_TYPES = ['text', 'bigint', 'text', 'integer', 'integer', 'integer', ...COUNTER_TYPES];
 const DETAIL_TYPES = ['text', 'text', 'text', 'text', 'bigint', 'integer', 'integer', 'integer', ...COUNTER_TYPES];
+const DEAL_TYPES = ['text', 'text', 'text', 'bigint', 'integer', 'integer', 'integer', ...COUNTER_TYPES];
 
 export class BiddingStore {
   readonly #db: Kysely<any>;
@@ -104,7 +105,7 @@ export class BiddingStore {
    */
   async ingest(events: BidEvent[], keepEvents: boolean): Promise<void> {
     if (events.length === 0) return;
-    const { rollup, detail } = rollUp(events);
+    const { rollup, detail, deals } = rollUp(events);
     await this.#db.transaction().execute(async (tx) => {
       if (keepEvents) {
         const rows = events.map((e) => [e.at, e.bidder, e.account, e.format, e.environment, e.platform, e.creative, e.deal, e.outcomes]);
@@ -118,16 +119,20 @@ export class BiddingStore {
         pgTypes: DETAIL_TYPES,
         upsertAdd: { keys: [...DETAIL_KEYS], add: [...COUNTER_COLUMNS] },
       });
+      await bulkInsert(tx, 'bidding_rollup_deal', [...DEAL_KEYS, ...COUNTER_COLUMNS], deals, {
+        pgTypes: DEAL_TYPES,
+        upsertAdd: { keys: [...DEAL_KEYS], add: [...COUNTER_COLUMNS] },
+      });
     });
   }
 
-  /** Counter sums per hour for the filter, read from the coarse aggregate unless a creative or deal is named. */
+  /** Counter sums per hour for the filter, from the narrowest aggregate that holds the dimensions it names. */
   async hourlySums(f: MetricsFilter): Promise<Map<number, Counters>> {
     const out = new Map<number, Counters>();
     if (f.formats?.length === 0 || f.start >= f.end) return out;
-    const detailed = f.creative !== undefined || f.deal !== undefined;
+    const table = f.creative !== undefined ? 'bidding_rollup_detail' : f.deal !== undefined ? 'bidding_rollup_deal' : 'bidding_rollup';
     let q = this.#db
-      .selectFrom(detailed ? 'bidding_rollup_detail' : 'bidding_rollup')
+      .selectFrom(table)
       .select((eb) => ['hour', ...COUNTER_COLUMNS.map((c) => eb.fn.sum(c).as(c))])
       .where('bidder', '=', f.bidder)
       .where('hour', '>=', f.start)

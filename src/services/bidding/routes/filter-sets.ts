@@ -25,6 +25,8 @@ export async function createFilterSet(req: FastifyRequest, b: Bidding, owner: Ow
   const { filterSetId: _ignored, ...stored } = submitted;
   const now = b.ctx.clock.now();
   const name = submitted.name as string;
+  // A transient filter set past its hour is gone even if its removal job has not run yet: free the name.
+  await b.store.deleteExpired(name, now);
   try {
     await b.store.insertFilterSet({ name, owner: ownerName(owner), body: stored, transient, expiresAt: transient ? now + TRANSIENT_MS : null, createdAt: now });
   } catch (err) {
