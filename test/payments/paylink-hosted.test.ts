@@ -144,6 +144,16 @@ for (const database of DATABASES) {
       assert.equal(pb[0].body.token, token);
     });
 
+    it('keeps a token locked to the browser session the merchant gave', async () => {
+      const { url } = await create({ cardholder: { remote_addr: '127.0.0.1', user_agent: 'ShopBrowser/1.0' } });
+      assert.equal((await fetch(url, { headers: { 'user-agent': 'ShopBrowser/1.0' } })).status, 200);
+      const other = await fetch(url, { headers: { 'user-agent': 'OtherBrowser/2.0' } });
+      assert.equal(other.status, 403);
+      assert.match(await other.text(), /locked to another browser/);
+      const elsewhere = await create({ cardholder: { remote_addr: '203.0.113.9' } });
+      assert.equal((await fetch(elsewhere.url)).status, 403);
+    });
+
     it('refuses cancelled and expired tokens', async () => {
       const a = await create({});
       await api('PUT', `/paylink/${a.token}/cancel`);

@@ -23,6 +23,10 @@ export function registerHostedPage(app: FastifyInstance, deps: PaymentsDeps, sto
       sendHtml(reply, messagePage('Payment request not found', 'This payment link is not valid. Please check the link you were sent.'), 404);
       return undefined;
     }
+    if (!sameBrowser(req, t.request.cardholder ?? {})) {
+      sendHtml(reply, messagePage('Payment not available', 'This payment link is locked to another browser session.'), 403);
+      return undefined;
+    }
     return { t, merchant };
   };
 
@@ -121,6 +125,13 @@ export function registerHostedPage(app: FastifyInstance, deps: PaymentsDeps, sto
     if (!r.authorised) return sendHtml(reply, paymentPage({ ...t, paymentAttempts: t.paymentAttempts + 1 }, merchant.name, `Payment declined: ${r.result_message}. You may try another card.`), 200);
     return sendHtml(reply, messagePage('Payment complete', `Thank you. Your payment to ${merchant.name} has been authorised.`, { Reference: t.identifier, Amount: money(r.amount, r.currency || t.currency), 'Auth code': r.authcode, Transaction: r.transno }));
   };
+}
+
+/** `cardholder.remote_addr` / `user_agent` lock a token to the browser the merchant saw (a mismatch is refused). */
+function sameBrowser(req: FastifyRequest, cardholder: Record<string, unknown>): boolean {
+  if (typeof cardholder.remote_addr === 'string' && cardholder.remote_addr !== '' && cardholder.remote_addr !== req.ip) return false;
+  if (typeof cardholder.user_agent === 'string' && cardholder.user_agent !== '' && cardholder.user_agent !== req.headers['user-agent']) return false;
+  return true;
 }
 
 function formOf(req: FastifyRequest): Record<string, unknown> {
