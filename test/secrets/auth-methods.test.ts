@@ -165,6 +165,26 @@ for (const database of DATABASES) {
       assert.equal((await v('POST', 'auth/approle/role/missing/secret-id', { body: {} })).status, 400);
     });
 
+    it('reads, sets and resets approle settings through their own paths', async () => {
+      await v('POST', 'auth/approle/role/fields', { body: { token_policies: 'a' } });
+      assert.equal((await v('POST', 'auth/approle/role/fields/policies', { body: { policies: 'b, c' } })).status, 204);
+      assert.deepEqual((await v('GET', 'auth/approle/role/fields/policies')).body.data, { token_policies: ['b', 'c'] });
+      assert.equal((await v('POST', 'auth/approle/role/fields/token-ttl', { body: { token_ttl: '5m' } })).status, 204);
+      assert.equal((await v('GET', 'auth/approle/role/fields')).body.data.token_ttl, 300);
+      assert.equal((await v('DELETE', 'auth/approle/role/fields/token-ttl')).status, 204);
+      assert.equal((await v('GET', 'auth/approle/role/fields/token-ttl')).body.data.token_ttl, 0);
+      let res = await v('POST', 'auth/approle/role/fields/secret-id-num-uses', { body: {} });
+      assert.deepEqual(res.body.errors, ['missing secret_id_num_uses']);
+      res = await v('POST', 'auth/approle/role/ghost/token-ttl', { body: { token_ttl: 5 } });
+      assert.equal(res.status, 400);
+      assert.equal((await v('GET', 'auth/approle/role/ghost')).status, 404, 'a field write does not create a role');
+      const roleId = (await v('GET', 'auth/approle/role/fields/role-id')).body.data.role_id;
+      assert.equal((await v('POST', 'auth/approle/role/fields/role-id', { body: { role_id: 'my-own-id' } })).status, 204);
+      const secretId = (await v('POST', 'auth/approle/role/fields/secret-id', { body: {} })).body.data.secret_id;
+      assert.equal((await v('POST', 'auth/approle/login', { token: null, body: { role_id: roleId, secret_id: secretId } })).status, 400);
+      assert.equal((await v('POST', 'auth/approle/login', { token: null, body: { role_id: 'my-own-id', secret_id: secretId } })).status, 200);
+    });
+
     it('works with node-vault and hashi-vault-js for approle', async () => {
       const client = nodeVault({ endpoint: t.url('secrets'), token: ROOT_TOKEN });
       await client.addApproleRole({ role_name: 'svc', policies: 'reader' });

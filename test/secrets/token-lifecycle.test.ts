@@ -184,6 +184,8 @@ for (const database of DATABASES) {
       assert.deepEqual(res.body.errors, ['token to revoke not found']);
       res = await v('POST', 'auth/token/revoke', { body: {} });
       assert.deepEqual(res.body.errors, ['missing token ID']);
+      res = await v('POST', 'auth/token/lookup', { body: {} });
+      assert.equal(res.body.data.id, ROOT_TOKEN, 'lookup without a token looks up the caller');
     });
 
     it('lists accessors only with sudo', async () => {

@@ -34,6 +34,31 @@ interface SecretId {
 }
 
 const ROLE_NAME = /^[A-Za-z0-9_.-]+$/;
+
+/** Per-field sub-paths of a role and the field each one sets. */
+const ROLE_FIELD_PATHS: Record<string, string> = {
+  policies: 'token_policies',
+  'token-policies': 'token_policies',
+  'bind-secret-id': 'bind_secret_id',
+  'secret-id-num-uses': 'secret_id_num_uses',
+  'secret-id-ttl': 'secret_id_ttl',
+  'secret-id-bound-cidrs': 'secret_id_bound_cidrs',
+  'token-ttl': 'token_ttl',
+  'token-max-ttl': 'token_max_ttl',
+  period: 'token_period',
+  'token-period': 'token_period',
+  'token-num-uses': 'token_num_uses',
+  'token-bound-cidrs': 'token_bound_cidrs',
+  'token-type': 'token_type',
+};
+
+/** What DELETE on a field sub-path resets it to. */
+function emptyTokenSettingsValue(field: string): unknown {
+  if (field === 'bind_secret_id') return true;
+  if (field.endsWith('_cidrs') || field === 'token_policies') return [];
+  if (field === 'token_type') return 'default';
+  return 0;
+}
 const INVALID = 'invalid role or secret ID';
 
 export function approleBackend(access: Access, ctx: BackendContext): Backend {
@@ -114,6 +139,41 @@ export function approleBackend(access: Access, ctx: BackendContext): Backend {
     return liveSecret(role, index.hash);
   }
 
+  function roleData(role: Role): Record<string, unknown> {
+    return {
+      bind_secret_id: role.bindSecretId,
+      local_secret_ids: role.localSecretIds,
+      secret_id_bound_cidrs: role.secretIdBoundCidrs,
+      secret_id_num_uses: role.secretIdNumUses,
+      secret_id_ttl: role.secretIdTtl,
+      ...tokenSettingsData(role.token),
+    };
+  }
+
+  /** Creates or updates a role from the fields present in `data` (keeping the role-id index in step). */
+  async function writeRole(rawName: string, data: Record<string, unknown>) {
+    const name = rawName.toLowerCase();
+    if (!ROLE_NAME.test(name)) throw badRequest('role_name contains invalid characters');
+    return roles.locked(name, async () => {
+      const existing = await roles.get<Role>(name);
+      const role = applyRoleFields(name, data, existing);
+      const customRoleId = stringField(data, 'role_id');
+      if (customRoleId) role.roleId = customRoleId;
+      if (!existing || role.roleId !== existing.roleId) {
+        if (existing) await roleIds.delete(await roleIdHash(existing.roleId));
+        await roleIds.put(await roleIdHash(role.roleId), { name });
+      }
+      await roles.put(name, role);
+      return null;
+    });
+  }
+
+  /** A field sub-path write: the role must exist. */
+  async function updateRole(rawName: string, data: Record<string, unknown>) {
+    await loadRole(rawName);
+    return writeRole(rawName, data);
+  }
+
   function applyRoleFields(name: string, data: Record<string, unknown>, existing?: Role): Role {
     const role: Role = existing
       ? { ...existing }
@@ -173,9 +233,12 @@ export function approleBackend(access: Access, ctx: BackendContext): Backend {
         },
       },
     },
-    { path: '/role',
+    {
+      path: '/role',
       summary: 'List roles.',
-      pattern: /^role\/?$/, operations: { list: async () => listResponse((await roles.list('')).filter((k) => !k.endsWith('/'))) } },
+      pattern: /^role\/?$/,
+      operations: { list: async () => listResponse((await roles.list('')).filter((k) => !k.endsWith('/'))) },
+    },
     {
       path: '/role/{role_name}',
       summary: 'Read, write or delete a role.',
@@ -185,33 +248,9 @@ export function approleBackend(access: Access, ctx: BackendContext): Backend {
         read: async (_req, m) => {
           const role = await roles.get<Role>(m[1].toLowerCase());
           if (!role) throw notFound();
-          return {
-            data: {
-              bind_secret_id: role.bindSecretId,
-              local_secret_ids: role.localSecretIds,
-              secret_id_bound_cidrs: role.secretIdBoundCidrs,
-              secret_id_num_uses: role.secretIdNumUses,
-              secret_id_ttl: role.secretIdTtl,
-              ...tokenSettingsData(role.token),
-            },
-          };
+          return { data: roleData(role) };
         },
-        update: async (req, m) => {
-          const name = m[1].toLowerCase();
-          if (!ROLE_NAME.test(name)) throw badRequest('role_name contains invalid characters');
-          return roles.locked(name, async () => {
-            const existing = await roles.get<Role>(name);
-            const role = applyRoleFields(name, req.data, existing);
-            const customRoleId = stringField(req.data, 'role_id');
-            if (customRoleId) role.roleId = customRoleId;
-            if (!existing || role.roleId !== existing.roleId) {
-              if (existing) await roleIds.delete(await roleIdHash(existing.roleId));
-              await roleIds.put(await roleIdHash(role.roleId), { name });
-            }
-            await roles.put(name, role);
-            return null;
-          });
-        },
+        update: async (req, m) => writeRole(m[1], req.data),
         delete: async (_req, m) => {
           const name = m[1].toLowerCase();
           const role = await roles.get<Role>(name);
@@ -227,19 +266,37 @@ export function approleBackend(access: Access, ctx: BackendContext): Backend {
       },
     },
     {
+      path: '/role/{role_name}/{field}',
+      summary: 'Read, set or reset one setting of a role (policies, token-ttl, secret-id-num-uses, ...).',
+      pattern: new RegExp(`^role\\/([^/]+)\\/(${Object.keys(ROLE_FIELD_PATHS).join('|')})$`),
+      operations: {
+        read: async (_req, m) => {
+          const field = ROLE_FIELD_PATHS[m[2]];
+          return { data: { [field]: roleData(await loadRole(m[1]))[field] } };
+        },
+        update: async (req, m) => {
+          const field = ROLE_FIELD_PATHS[m[2]];
+          // the sub-path's value may come under its own name or the field's canonical name
+          const value = req.data[field] ?? req.data[m[2].replaceAll('-', '_')];
+          if (value === undefined) throw badRequest(`missing ${field}`);
+          return updateRole(m[1], { [field]: value });
+        },
+        delete: async (_req, m) => {
+          const field = ROLE_FIELD_PATHS[m[2]];
+          return updateRole(m[1], { [field]: emptyTokenSettingsValue(field) });
+        },
+      },
+    },
+    {
       path: '/role/{role_name}/role-id',
       summary: 'Read or set the role id.',
       pattern: /^role\/([^/]+)\/role-id$/,
       operations: {
         read: async (_req, m) => ({ data: { role_id: (await loadRole(m[1])).roleId } }),
         update: async (req, m) => {
-          const role = await loadRole(m[1]);
           const roleId = stringField(req.data, 'role_id');
           if (!roleId) throw badRequest('missing role_id');
-          await roleIds.delete(await roleIdHash(role.roleId));
-          await roleIds.put(await roleIdHash(roleId), { name: role.name });
-          await roles.put(role.name, { ...role, roleId });
-          return null;
+          return updateRole(m[1], { role_id: roleId });
         },
       },
     },

@@ -40,9 +40,12 @@ export function userpassBackend(access: Access, ctx: BackendContext): Backend {
         },
       },
     },
-    { path: '/users',
+    {
+      path: '/users',
       summary: 'List users.',
-      pattern: /^users\/?$/, operations: { list: async () => listResponse((await users.list('')).filter((k) => !k.endsWith('/'))) } },
+      pattern: /^users\/?$/,
+      operations: { list: async () => listResponse((await users.list('')).filter((k) => !k.endsWith('/'))) },
+    },
     {
       path: '/users/{username}',
       summary: 'Read, write or delete a user.',

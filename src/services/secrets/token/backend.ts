@@ -90,15 +90,24 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
   }
 
   const routes: BackendRoute[] = [
-    { path: '/create',
+    {
+      path: '/create',
       summary: 'Create a child token of the calling token.',
-      pattern: /^create$/, operations: { update: (req) => create(req, false) } },
-    { path: '/create-orphan',
+      pattern: /^create$/,
+      operations: { update: (req) => create(req, false) },
+    },
+    {
+      path: '/create-orphan',
       summary: 'Create a token without a parent.',
-      pattern: /^create-orphan$/, operations: { update: (req) => create(req, true) } },
-    { path: '/create/{role_name}',
+      pattern: /^create-orphan$/,
+      operations: { update: (req) => create(req, true) },
+    },
+    {
+      path: '/create/{role_name}',
       summary: 'Create a token through a token role.',
-      pattern: /^create\/([^/]+)$/, operations: { update: async (req, m) => create(req, false, await loadRole(m[1])) } },
+      pattern: /^create\/([^/]+)$/,
+      operations: { update: async (req, m) => create(req, false, await loadRole(m[1])) },
+    },
     {
       path: '/roles',
       summary: 'List token roles.',
@@ -133,7 +142,8 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
       summary: 'Look up a token.',
       pattern: /^lookup$/,
       operations: {
-        update: (req) => lookupBy(req, stringField(req.data, 'token') ?? ''),
+        // without a token, lookup looks up the caller (as Vault does)
+        update: (req) => lookupBy(req, stringField(req.data, 'token') || req.clientToken),
         read: (req) => lookupBy(req, stringField(req.data, 'token') || req.clientToken),
       },
     },
@@ -168,9 +178,12 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
         },
       },
     },
-    { path: '/renew-self',
+    {
+      path: '/renew-self',
       summary: 'Renew the calling token.',
-      pattern: /^renew-self$/, operations: { update: async (req) => renew(req, await caller(req), req.clientToken) } },
+      pattern: /^renew-self$/,
+      operations: { update: async (req) => renew(req, await caller(req), req.clientToken) },
+    },
     {
       path: '/renew-accessor',
       summary: 'Renew a token by its accessor.',
@@ -230,9 +243,12 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
         },
       },
     },
-    { path: '/accessors',
+    {
+      path: '/accessors',
       summary: 'List the accessors of live tokens (sudo).',
-      pattern: /^accessors\/?$/, operations: { list: async (req) => listResponse(await access.tokens.accessors(req.namespace)) } },
+      pattern: /^accessors\/?$/,
+      operations: { list: async (req) => listResponse(await access.tokens.accessors(req.namespace)) },
+    },
   ];
 
   return {
