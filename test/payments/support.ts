@@ -2,7 +2,8 @@
 // fresh API key (new nonce) for every request, as the client libraries do.
 import { randomBytes } from 'node:crypto';
 import { makeApiKey } from '../../src/services/payments/domain/api-key.ts';
-import { call, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
+import { after, before, describe } from 'node:test';
+import { call, DATABASES, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
 
 export const CLIENT = 'DEV001';
 export const LICENCE = 'TESTLICENCEKEY01';
@@ -76,3 +77,30 @@ export const ident = (prefix = 'order'): string => `${prefix}-${process.pid}-${+
 export function authRequest(over: Record<string, unknown> = {}): Record<string, unknown> {
   return { amount: 1500, cardnumber: VISA, expmonth: 12, expyear: 2030, identifier: ident(), merchantid: MID, csc: '012', ...over };
 }
+
+/**
+ * One suite per database around a gateway started before its tests and closed after them. `t` and `c` may be used
+ * while the tests are being defined: they reach the running gateway only when a test calls them.
+ */
+export function describeGateway(title: string, body: (t: TestRuntime, c: Caller, database: 'sqlite' | 'postgres') => void): void {
+  for (const database of DATABASES) {
+    describe(`${title} (${database})`, () => {
+      let running: TestRuntime | undefined;
+      const t = new Proxy({} as TestRuntime, {
+        get(_target, prop) {
+          if (!running) throw new Error('the gateway is not running yet');
+          const value = Reflect.get(running, prop, running);
+          return typeof value === 'function' ? value.bind(running) : value;
+        },
+      });
+      before(async () => {
+        running = await startGateway(database);
+      });
+      after(async () => running?.close());
+      body(t, caller(t), database);
+    });
+  }
+}
+
+/** Moves the manual clock through the admin API (`{advance: '31m'}` or `{set: ISO}`); due jobs run before it answers. */
+export const moveClock = (t: TestRuntime, move: { advance: string } | { set: string }) => call(`${t.adminUrl}/clock`, { body: move });
