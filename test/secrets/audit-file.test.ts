@@ -85,6 +85,18 @@ for (const database of DATABASES) {
       assert.equal(hash.body.data.hash, write.request.data.data.password, 'audit-hash gives what the log holds');
     });
 
+    it('logs refused requests with their error', async () => {
+      const before = lines().length;
+      const res = await v('GET', 'secret/data/db', { token: 'hvs.nonsense' });
+      assert.equal(res.status, 403);
+      const entries = lines().slice(before);
+      assert.deepEqual(entries.map((e) => e.type), ['request', 'response']);
+      assert.equal(entries[1].request.path, 'secret/data/db');
+      assert.match(entries[1].error, /permission denied/);
+      assert.match(entries[1].request.client_token, /^hmac-sha256:/);
+      assert.ok(!readFileSync(file, 'utf8').includes('hvs.nonsense'));
+    });
+
     it('fails requests with 500 when the device cannot write, and changes nothing', async () => {
       rmSync(file);
       mkdirSync(file); // appending to a directory fails

@@ -43,6 +43,12 @@ export class FileAuditor implements Auditor {
     await this.#write((d, time) => responseEntry(req, res, err, this.#options(d, req), time));
   }
 
+  /** A refused request: its request line and a response line carrying the error, as for any other failure. */
+  async logDenied(req: LogicalRequest, err: SecretsError): Promise<void> {
+    await this.logRequest(req);
+    await this.logResponse(req, null, err);
+  }
+
   #options(d: AuditDevice, req: LogicalRequest) {
     return hashOptionsOf(d, { request: req.mount?.config.audit_non_hmac_request_keys ?? [], response: req.mount?.config.audit_non_hmac_response_keys ?? [] });
   }

@@ -1,7 +1,6 @@
 // sys/audit (list, enable, disable; sudo) and sys/audit-hash/:path (hash a value as a device would).
 import { badRequest, type SystemRoute } from '../contract.ts';
-import { stringField, stringMapField } from '../auth/fields.ts';
-import { boolField } from '../auth/fields.ts';
+import { boolField, stringField, stringMapField } from '../auth/fields.ts';
 import type { FileAuditor } from './auditor.ts';
 import { filePathOf, newSalt, writeLine, type AuditDevice } from './devices.ts';
 import { hashValue } from './entry.ts';

@@ -35,7 +35,19 @@ export class Access implements Authorizer {
     this.policies = new PolicyStore(core);
   }
 
+  /** Told of every refused request (the audit devices log it); a throw replaces the refusal (audit failure). */
+  onDenied?: (req: LogicalRequest, err: SecretsError) => Promise<void>;
+
   async authorize(req: LogicalRequest, opts: { rootProtected: boolean }): Promise<AuthorizationResult> {
+    try {
+      return await this.#decide(req, opts);
+    } catch (err) {
+      if (err instanceof SecretsError && err.status === 403) await this.onDenied?.(req, err);
+      throw err;
+    }
+  }
+
+  async #decide(req: LogicalRequest, opts: { rootProtected: boolean }): Promise<AuthorizationResult> {
     if (!req.clientToken) throw denied();
     const entry = await this.tokens.lookup(req.clientToken);
     if (!entry) throw invalidToken();

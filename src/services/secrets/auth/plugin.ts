@@ -37,6 +37,8 @@ export function createAccessPlugin(): SecretsPlugin {
     },
     install(core: SecretsCore) {
       latest = { access: new Access(core), auditor: new FileAuditor(core) };
+      const auditor = latest.auditor;
+      latest.access.onDenied = (req, err) => auditor.logDenied(req, err);
       byCore.set(core, latest);
       return { authorizer: latest.access, auditor: latest.auditor };
     },
