@@ -46,6 +46,8 @@ export const manifest: ServiceManifest = {
     const sqlite = dialectOf(ctx.kysely) === 'sqlite';
     const core = new StoreCore({ db: ctx.kysely, clock: ctx.clock, log: ctx.log, plugin, storageCache: settings.storageCache ?? sqlite });
     const cors = new CorsSettings(() => core.systemStorage(ROOT_NAMESPACE));
+    cors.onChange(() => core.stamp.bump());
+    core.onStale(() => cors.invalidate());
     const deps: SysDeps = {
       core,
       cors,

@@ -34,9 +34,15 @@ const DISABLED: CorsConfig = { enabled: false, allowed_origins: [], allowed_head
 export class CorsSettings {
   #cached: CorsConfig | null = null;
   #storage: () => LogicalStorage;
+  #changed: () => Promise<void> = async () => {};
 
   constructor(storage: () => LogicalStorage) {
     this.#storage = storage;
+  }
+
+  /** Called after every change (to tell other instances). */
+  onChange(changed: () => Promise<void>): void {
+    this.#changed = changed;
   }
 
   invalidate(): void {
@@ -70,11 +76,13 @@ export class CorsSettings {
     };
     await this.#storage().put('config/cors', config);
     this.#cached = config;
+    await this.#changed();
   }
 
   async disable(): Promise<void> {
     await this.#storage().delete('config/cors');
     this.#cached = DISABLED;
+    await this.#changed();
   }
 }
 

@@ -33,9 +33,11 @@ export function validateNamespaceName(name: string): void {
 export class NamespaceRegistry {
   readonly #storage: LogicalStorage;
   #byId: Map<string, StoredNamespace> | null = null;
+  readonly #changed: () => Promise<void>;
 
-  constructor(rootSystemStorage: LogicalStorage) {
+  constructor(rootSystemStorage: LogicalStorage, changed: () => Promise<void> = async () => {}) {
     this.#storage = rootSystemStorage.view('core/namespaces/');
+    this.#changed = changed;
   }
 
   invalidate(): void {
@@ -119,6 +121,7 @@ export class NamespaceRegistry {
     const stored: StoredNamespace = { id, path, parent_id: parent.id, custom_metadata: customMetadata };
     await this.#storage.put(id, stored);
     map.set(id, stored);
+    await this.#changed();
     return { ns: NamespaceRegistry.toNamespace(stored), created: true };
   }
 
@@ -129,11 +132,13 @@ export class NamespaceRegistry {
     const next = { ...s, custom_metadata: customMetadata };
     await this.#storage.put(ns.id, next);
     map.set(ns.id, next);
+    await this.#changed();
     return NamespaceRegistry.toNamespace(next);
   }
 
   async remove(ns: Namespace): Promise<void> {
     await this.#storage.delete(ns.id);
     (await this.#load()).delete(ns.id);
+    await this.#changed();
   }
 }

@@ -22,6 +22,7 @@ import { Barrier } from '../storage/barrier.ts';
 import { KeyLocks, LogicalStorage } from '../storage/logical.ts';
 import { PhysicalStorage } from '../storage/physical.ts';
 import { cubbyholeBackend, identityBackend } from './builtin-backends.ts';
+import { ConfigStamp } from './config-stamp.ts';
 import { MountTables } from './mount-table.ts';
 import { rootOnlyAuthorizer } from './root-authorizer.ts';
 
@@ -47,6 +48,10 @@ export class StoreCore implements SecretsCore {
   readonly authorizer: Authorizer;
   readonly auditor?: Auditor;
   readonly pluginRoutes: SystemRoute[];
+  /** Tells instances sharing the database that mounts or namespaces changed (see config-stamp.ts). */
+  readonly stamp: ConfigStamp;
+  /** Other caches to drop when the stamp moves (CORS). */
+  readonly #staleListeners: Array<() => void> = [];
   #salt: Buffer | null = null;
 
   constructor(options: CoreOptions) {
@@ -56,7 +61,11 @@ export class StoreCore implements SecretsCore {
     this.barrier = new Barrier(this.physical);
     this.seal = new Seal(this.physical, this.barrier);
     this.root = new LogicalStorage(this.barrier, '', new KeyLocks());
-    this.namespaces = new NamespaceRegistry(this.root.view('sys/'));
+    this.stamp = new ConfigStamp(
+      () => this.root.view('sys/'),
+      () => this.#dropCaches(),
+    );
+    this.namespaces = new NamespaceRegistry(this.root.view('sys/'), () => this.stamp.bump());
     this.plugin = options.plugin;
     const factories: Record<MountKind, Map<string, BackendFactory>> = {
       secret: new Map<string, BackendFactory>([
@@ -68,11 +77,27 @@ export class StoreCore implements SecretsCore {
       ]),
       auth: new Map(Object.entries(options.plugin?.credentialBackends ?? {})),
     };
-    this.mounts = new MountTables((ns) => this.namespaceStorage(ns), factories, () => this);
+    this.mounts = new MountTables(
+      (ns) => this.namespaceStorage(ns),
+      factories,
+      () => this,
+      () => this.stamp.bump(),
+    );
     const installed = options.plugin?.install(this);
     this.authorizer = installed?.authorizer ?? rootOnlyAuthorizer(this);
     this.auditor = installed?.auditor;
     this.pluginRoutes = options.plugin?.systemRoutes ?? [];
+  }
+
+  /** Registers a cache to drop when another instance changed the shared configuration. */
+  onStale(listener: () => void): void {
+    this.#staleListeners.push(listener);
+  }
+
+  #dropCaches(): void {
+    this.mounts.invalidate();
+    this.namespaces.invalidate();
+    for (const l of this.#staleListeners) l();
   }
 
   namespaceStorage(ns: Namespace): LogicalStorage {
@@ -125,8 +150,8 @@ export class StoreCore implements SecretsCore {
   /** After the barrier opened: forget caches and make sure every namespace is complete. */
   async afterUnseal(): Promise<void> {
     this.#salt = null;
-    this.mounts.invalidate();
-    this.namespaces.invalidate();
+    this.stamp.forget();
+    this.#dropCaches();
     await this.prepareNamespace(ROOT_NAMESPACE);
   }
 

@@ -50,15 +50,18 @@ export class MountTables implements MountTable {
   readonly #core: () => SecretsCore;
   /** Per namespace and kind: the entries and their live backends. */
   readonly #cache = new Map<string, MountedBackend[]>();
+  readonly #changed: () => Promise<void>;
 
   constructor(
     nsStorage: (ns: Namespace) => LogicalStorage,
     factories: Record<MountKind, Map<string, BackendFactory>>,
     core: () => SecretsCore,
+    changed: () => Promise<void> = async () => {},
   ) {
     this.#nsStorage = nsStorage;
     this.#factories = factories;
     this.#core = core;
+    this.#changed = changed;
   }
 
   invalidate(): void {
@@ -98,6 +101,7 @@ export class MountTables implements MountTable {
       mounted.map((m) => m.entry),
     );
     this.#cache.set(`${ns.id}|${kind}`, mounted);
+    await this.#changed();
   }
 
   async list(ns: Namespace, kind: MountKind): Promise<MountEntry[]> {
