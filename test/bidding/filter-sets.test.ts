@@ -268,6 +268,29 @@ for (const database of DATABASES) {
       assert.equal((await api(TOKENS.child, 'POST', `${owner}/filterSets`, { name: `${owner}/filterSets/short`, ...range })).status, 200);
     });
 
+    it('manages accounts and tokens through the admin API', async () => {
+      const admin = `${t.adminUrl}/services/bidding/accounts`;
+      let res = await call(admin, { body: { accountId: '3001', parentBidderId: '3000' } });
+      assert.equal(res.status, 409);
+      for (const body of [{ accountId: '4001', parentBidderId: '9999' }, { accountId: '4001', parentBidderId: '1001' }, { accountId: '4001', parentBidderId: '1000', delegatesTo: '1000' }, { accountId: 'a b' }]) {
+        res = await call(admin, { body });
+        assert.equal(res.status, 400, JSON.stringify(body));
+        assert.equal(typeof res.body.error.message, 'string');
+      }
+      assert.equal((await call(`${admin}/4001`)).status, 404);
+      res = await call(admin, { body: { accountId: '4001', delegatesTo: '3000', name: 'Agency' } });
+      assert.equal(res.status, 201);
+      assert.equal(res.body.role, 'delegate');
+      const first = res.body.token;
+      res = await call(`${admin}/4001/tokens`, { body: {} });
+      assert.equal(res.status, 201);
+      for (const token of [first, res.body.token]) assert.equal((await api(token, 'GET', 'bidders/3000/accounts/4001/filterSets')).status, 200);
+      assert.equal((await call(`${admin}/3000`, { method: 'DELETE' })).status, 409);
+      assert.equal((await call(`${admin}/4001`, { method: 'DELETE' })).status, 204);
+      assert.equal((await api(first, 'GET', 'bidders/3000/accounts/4001/filterSets')).status, 401);
+      assert.equal((await call(`${admin}/4001`, { method: 'DELETE' })).status, 404);
+    });
+
     it('survives a restart', async () => {
       await t.restart();
       assert.equal((await api(TOKENS.bidder, 'GET', 'bidders/1000/filterSets/b1')).status, 200);

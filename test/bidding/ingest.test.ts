@@ -54,3 +54,28 @@ for (const database of DATABASES) {
     });
   });
 }
+
+describe('bidding settings', () => {
+  it('refuses invalid settings at start', async () => {
+    for (const settings of [{ timeZone: 'Mars/Olympus' }, { timeZone: 'Asia/Kolkata' }, { accounts: [{ accountId: 'a/b' }] }, { colour: 'red' }]) {
+      await assert.rejects(startTestRuntime({ services: ['bidding'], database: 'sqlite', settings: { bidding: settings } }), /services\.bidding/, JSON.stringify(settings));
+    }
+  });
+
+  it('seeds configured accounts, and none of the demo ones when demo is false', async () => {
+    const t = await startTestRuntime({
+      services: ['bidding'],
+      database: 'sqlite',
+      settings: { bidding: { demo: false, timeZone: 'UTC', accounts: [{ accountId: 'c1', parentBidderId: 'b1', token: 'child-token-1' }, { accountId: 'b1', token: 'bidder-token-1' }] } },
+    });
+    try {
+      const res = await call(`${t.adminUrl}/services/bidding/accounts`);
+      assert.deepEqual(res.body.accounts.map((a: { accountId: string; role: string }) => [a.accountId, a.role]), [['b1', 'bidder'], ['c1', 'child']]);
+      const api = apiClient(() => t.url('bidding'));
+      assert.equal((await api('child-token-1', 'GET', 'bidders/b1/accounts/c1/filterSets')).status, 200);
+      assert.equal((await api(TOKENS.bidder, 'GET', 'bidders/1000/filterSets')).status, 401);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,5 +1,5 @@
 // What every part of the service shares: the store, the accounts and the settings, built once per context.
-import { isTimeZone } from '../../core/time.ts';
+import { isTimeZone, zoneOffsetMs } from '../../core/time.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { Value } from '@sinclair/typebox/value';
 import { Accounts } from './accounts.ts';
@@ -30,6 +30,11 @@ export function biddingOf(ctx: ServiceContext): Bidding {
     const settings = ctx.settings as Settings;
     const timeZone = settings.timeZone ?? DEFAULT_TIME_ZONE;
     if (!isTimeZone(timeZone)) throw new Error(`services.bidding.timeZone is not a known time zone: ${timeZone}`);
+    // Days are assembled from UTC hours of the aggregates: a zone must be a whole number of hours from UTC.
+    const year = new Date(ctx.clock.now()).getUTCFullYear();
+    if ([0, 6].some((month) => zoneOffsetMs(timeZone, Date.UTC(year, month, 1)) % 3_600_000 !== 0)) {
+      throw new Error(`services.bidding.timeZone must be a whole number of hours from UTC: ${timeZone}`);
+    }
     b = { ctx, store: new BiddingStore(ctx.kysely), accounts: new Accounts(ctx), settings, timeZone, keepEvents: settings.keepEvents ?? true };
     built.set(ctx, b);
   }
