@@ -15,8 +15,13 @@ import type { PaylinkTokens } from '../tokens.ts';
 export function registerHostedPage(app: FastifyInstance, deps: PaymentsDeps, store: PaylinkStore, tokens: PaylinkTokens, checkout: PaylinkCheckout): void {
   const now = () => deps.ctx.clock.now();
 
-  /** The token and merchant behind a page, or an HTML answer already sent. */
-  const load = async (req: FastifyRequest, reply: FastifyReply): Promise<{ t: TokenRecord; merchant: Merchant } | undefined> => {
+  const closedPage = (reply: FastifyReply, t: TokenRecord) =>
+    t.paid
+      ? sendHtml(reply, messagePage('Payment complete', 'This payment request has already been paid. Thank you.', { Reference: t.identifier, Amount: money(t.payment?.amount ?? t.amount, t.currency) }))
+      : sendHtml(reply, messagePage('Payment not available', refusalReason(t, now())), 410);
+
+  /** The token and merchant behind a page (still open for payment when `payable`), or an HTML answer already sent. */
+  const load = async (req: FastifyRequest, reply: FastifyReply, payable = true): Promise<{ t: TokenRecord; merchant: Merchant } | undefined> => {
     const t = await store.byToken((req.params as { token: string }).token);
     const merchant = t ? await deps.findMerchant(t.merchantid) : undefined;
     if (!t || !merchant) {
@@ -25,6 +30,10 @@ export function registerHostedPage(app: FastifyInstance, deps: PaymentsDeps, sto
     }
     if (!sameBrowser(req, t.request.cardholder ?? {})) {
       sendHtml(reply, messagePage('Payment not available', 'This payment link is locked to another browser session.'), 403);
+      return undefined;
+    }
+    if (payable && !isOpenForPayment(t, now())) {
+      closedPage(reply, t);
       return undefined;
     }
     return { t, merchant };
@@ -43,16 +52,10 @@ export function registerHostedPage(app: FastifyInstance, deps: PaymentsDeps, sto
     return false;
   };
 
-  const closedPage = (reply: FastifyReply, t: TokenRecord) =>
-    t.paid
-      ? sendHtml(reply, messagePage('Payment complete', 'This payment request has already been paid. Thank you.', { Reference: t.identifier, Amount: money(t.payment?.amount ?? t.amount, t.currency) }))
-      : sendHtml(reply, messagePage('Payment not available', refusalReason(t, now())), 410);
-
   app.get('/pay/:token', async (req, reply) => {
     const found = await load(req, reply);
     if (!found) return reply;
     const { t, merchant } = found;
-    if (!isOpenForPayment(t, now())) return closedPage(reply, t);
     if (!(await passGuards(req, reply, t, merchant))) return reply;
     await checkout.viewed(t);
     return sendHtml(reply, paymentPage(t, merchant.name));
@@ -68,7 +71,6 @@ export function registerHostedPage(app: FastifyInstance, deps: PaymentsDeps, sto
     const found = await load(req, reply);
     if (!found) return reply;
     const { t, merchant } = found;
-    if (!isOpenForPayment(t, now())) return closedPage(reply, t);
     const outcome = await checkout.guardLogin(t, formOf(req));
     if (outcome === 'validated') {
       const secure = deps.ctx.baseUrl.startsWith('https:');
@@ -82,7 +84,6 @@ export function registerHostedPage(app: FastifyInstance, deps: PaymentsDeps, sto
     const found = await load(req, reply);
     if (!found) return reply;
     const { t, merchant } = found;
-    if (!isOpenForPayment(t, now())) return closedPage(reply, t);
     if (!(await passGuards(req, reply, t, merchant))) return reply;
     const outcome = await checkout.attempt(t, merchant, formOf(req), req.id);
     if (outcome.kind === 'refused') return sendHtml(reply, paymentPage(t, merchant.name, outcome.message), 422);
@@ -93,7 +94,8 @@ export function registerHostedPage(app: FastifyInstance, deps: PaymentsDeps, sto
   });
 
   app.post('/pay/:token/3ds', async (req, reply) => {
-    const found = await load(req, reply);
+    // Not `payable`: the attempt that started the challenge holds the token until the result arrives.
+    const found = await load(req, reply, false);
     if (!found) return reply;
     const { t, merchant } = found;
     const form = formOf(req);
