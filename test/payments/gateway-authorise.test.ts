@@ -215,6 +215,8 @@ describeGateway('payments authorise', (t, c) => {
     assert.match(res.text, /<Decision><AuthResponse><amount>1200<\/amount>.*<authorised>true<\/authorised>/);
     res = await c.post('/v6/authorise', undefined, { raw: body.replace(identifier, ident('xml')), headers: { 'content-type': 'text/xml', accept: 'application/json' } });
     assert.equal(res.body.AuthResponse.amount, 1200);
+    res = await c.post('/v6/authorise', authRequest(), { headers: { accept: 'text/xml, application/json;q=0.5' } });
+    assert.match(res.headers.get('content-type')!, /^text\/xml/);
     res = await c.post('/v6/authorise', { AuthRequest: authRequest({ amount: 1300 }) }, { headers: { accept: 'application/xml' } });
     assert.match(res.headers.get('content-type')!, /^application\/xml/);
     assert.match(res.text, /<amount>1300<\/amount>/);

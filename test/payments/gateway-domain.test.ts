@@ -291,5 +291,6 @@ describe('paging, money and XML', () => {
     assert.match(xml, /^<\?xml[^>]*\?><Acknowledgement><code>001<\/code>/);
     assert.deepEqual(parseXml(xml), { root: 'Acknowledgement', body: { code: '001', message: 'a < b & c', tags: ['x', 'y'] } });
     assert.throws(() => parseXml('<a><b></a>'));
+    assert.throws(() => parseXml('<!DOCTYPE a [<!ENTITY x "xx">]><a>&x;</a>'));
   });
 });

@@ -61,8 +61,10 @@ function sendError(req: FastifyRequest, reply: FastifyReply, err: PaymentsError,
 /** True when the answer should be XML: Accept decides, then the request's own Content-Type. */
 export function wantsXml(req: FastifyRequest): boolean {
   const accept = String(req.headers.accept ?? '').toLowerCase();
-  if (accept.includes('json')) return false;
-  if (accept.includes('xml')) return true;
+  const json = accept.indexOf('json');
+  const xml = accept.indexOf('xml');
+  // With both listed, the one named first is preferred (clients list their preference first).
+  if (json >= 0 || xml >= 0) return xml >= 0 && (json < 0 || xml < json);
   return /xml/i.test(String(req.headers['content-type'] ?? ''));
 }
 

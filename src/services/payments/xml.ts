@@ -15,6 +15,8 @@ const builder = new XMLBuilder({ ignoreAttributes: true, format: false, suppress
 
 /** Parses an XML document into `{ root, body }`; throws on malformed input. */
 export function parseXml(text: string): { root: string; body: unknown } {
+  // No document types: they would let a request declare entities that expand without bound.
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new Error('document type declarations are not accepted');
   const doc = parser.parse(text, true) as Record<string, unknown>;
   const roots = Object.keys(doc);
   if (roots.length !== 1) throw new Error('an XML body has exactly one root element');
