@@ -50,6 +50,8 @@ for (const database of DATABASES) {
       assert.equal(updated.data.resolutionStatus, 'ACKNOWLEDGED');
       const got = await reader.projects.groups.get({ groupName: name });
       assert.deepEqual(got.data.trackingIssues, [{ url: 'https://bugs.example/42' }]);
+      const regional = await reader.projects.locations.groupStats.list({ projectName: 'projects/client-project/locations/global' });
+      assert.equal(regional.data.errorGroupStats?.[0].group?.name, name.replace('/groups/', '/locations/global/groups/'));
       const deleted = await reader.projects.deleteEvents({ projectName: 'projects/client-project' });
       assert.deepEqual(deleted.data, {});
       const after = await reader.projects.groupStats.list({ projectName: 'projects/client-project' });

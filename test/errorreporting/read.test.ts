@@ -194,13 +194,40 @@ for (const database of DATABASES) {
       assert.equal(other.body.errorGroupStats.length, 1);
     });
 
-    it('answers location-scoped methods and unknown paths in the Google format', async () => {
-      const loc = await call(`${base}/v1beta1/projects/${P}/locations/global/groupStats`, { headers: AUTH });
-      assert.equal(loc.status, 501);
-      assert.equal(loc.body.error.status, 'UNIMPLEMENTED');
+    it('serves the location-scoped twins: events live in global, other locations are empty', async () => {
+      await report({ serviceContext: { service: 'web' }, message: trace('TypeError', 'render') }, 'regional-project');
+      const at = (path: string, init: Parameters<typeof call>[1] = {}) => call(`${base}/v1beta1/projects/regional-project/${path}`, { headers: AUTH, ...init });
+      const global = (await at('locations/global/groupStats')).body.errorGroupStats;
+      assert.equal(global.length, 1);
+      const id = global[0].group.groupId;
+      assert.equal(global[0].group.name, `projects/regional-project/locations/global/groups/${id}`);
+      assert.equal((await at('locations/-/groupStats')).body.errorGroupStats.length, 1);
+      assert.equal((await call(`${base}/v1beta1/projects%2Fregional-project%2Flocations%2Fglobal/groupStats`, { headers: AUTH })).body.errorGroupStats.length, 1);
+      assert.equal((await at('locations/us-central1/groupStats')).body.errorGroupStats, undefined);
+      assert.equal((await at(`locations/global/events?groupId=${id}`)).body.errorEvents.length, 1);
+      assert.equal((await at(`locations/europe-west1/events?groupId=${id}`)).body.errorEvents, undefined);
+
+      const name = `projects/regional-project/locations/global/groups/${id}`;
+      const put = await call(`${base}/v1beta1/${name}`, { method: 'PUT', headers: AUTH, body: { name, resolutionStatus: 'RESOLVED' } });
+      assert.equal(put.status, 200, put.text);
+      assert.deepEqual(put.body, { name, groupId: id, resolutionStatus: 'RESOLVED' });
+      assert.equal((await at(`groups/${id}`)).body.resolutionStatus, 'RESOLVED');
+      assert.equal((await at(`locations/us-central1/groups/${id}`)).status, 404);
+      assert.equal((await at(`locations/-/groups/${id}`)).status, 400);
+      assert.equal((await at('locations/Not_A_Place/groupStats')).status, 400);
+
+      assert.deepEqual((await at('locations/us-central1/events', { method: 'DELETE' })).body, {});
+      assert.equal((await at('groupStats')).body.errorGroupStats.length, 1);
+      assert.deepEqual((await at('locations/global/events', { method: 'DELETE' })).body, {});
+      assert.equal((await at('groupStats')).body.errorGroupStats, undefined);
+    });
+
+    it('answers unknown paths in the Google format', async () => {
       const unknown = await call(`${base}/v1beta1/projects/${P}/nothing/here`, { headers: AUTH });
       assert.equal(unknown.status, 404);
       assert.equal(unknown.body.error.code, 404);
+      const regionalReport = await call(`${base}/v1beta1/projects%2F${P}%2Flocations%2Fglobal/events:report?key=${DEV_API_KEY}`, { body: {} });
+      assert.equal(regionalReport.status, 404);
     });
   });
 }

@@ -1,5 +1,5 @@
 // A4 error reporting: events:report with the log bucket rule, and the read side (groupStats, events, groups).
-import { installGoogleFamily, unimplemented } from '../../core/google/index.ts';
+import { installGoogleFamily } from '../../core/google/index.ts';
 import type { ServiceManifest } from '../../core/service.ts';
 import { TABLES, migrations } from './migrations.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -23,7 +23,6 @@ export const manifest: ServiceManifest = {
     reportRoutes(app, ctx, store);
     readRoutes(app, ctx, store);
     groupRoutes(app, ctx, store);
-    app.all('/v1beta1/projects/:projectId/locations/*', unimplemented('Location-scoped Error Reporting methods'));
   },
   async credentials(ctx) {
     return [

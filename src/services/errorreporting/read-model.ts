@@ -1,14 +1,14 @@
 // The read side as the real API shapes it: groupStats.list, events.list and ErrorGroup resources.
 import { decodePageToken, encodePageToken } from '../../core/google/index.ts';
 import { formatInstant, instantFromMs } from '../../core/time.ts';
-import { groupName } from './domain/project.ts';
+import { groupName, holdsEvents, type Scope } from './domain/project.ts';
 import { bucketPlan, bucketsOf, type EventsQuery, type GroupStatsQuery } from './domain/query.ts';
 import type { ErrorStore, GroupAggregate, GroupRow, GroupSlice, StoredEvent } from './store.ts';
 
 const wireTime = (ms: number) => formatInstant(instantFromMs(ms));
 
-export function errorGroupJson(g: GroupRow) {
-  const out: Record<string, unknown> = { name: groupName(g.projectId, g.groupId), groupId: g.groupId, resolutionStatus: g.resolutionStatus };
+export function errorGroupJson(g: GroupRow, scope: Scope) {
+  const out: Record<string, unknown> = { name: groupName(scope, g.groupId), groupId: g.groupId, resolutionStatus: g.resolutionStatus };
   if (g.trackingIssues.length) out.trackingIssues = g.trackingIssues;
   return out;
 }
@@ -30,10 +30,12 @@ const SORTERS: Record<GroupStatsQuery['order'], Sorter> = {
   AFFECTED_USERS_DESC: (a, b) => b.affectedUsers - a.affectedUsers || b.count - a.count,
 };
 
-export async function listGroupStats(store: ErrorStore, projectId: string, q: GroupStatsQuery) {
+export async function listGroupStats(store: ErrorStore, scope: Scope, q: GroupStatsQuery) {
   const { pageToken, pageSize, ...shape } = q;
-  const queryKey = JSON.stringify({ projectId, ...shape, timeRange: shape.timeRange.period });
+  const queryKey = JSON.stringify({ ...scope, ...shape, timeRange: shape.timeRange.period });
   const offset = pageToken ? decodePageToken<number>(pageToken, queryKey) : 0;
+  if (!holdsEvents(scope)) return { timeRangeBegin: wireTime(q.timeRange.beginMs) };
+  const { projectId } = scope;
 
   const aggregates = await store.aggregates(projectId, q.serviceFilter, q.timeRange, q.groupIds);
   // Without ids, all the project's groups (fewer than its events, and no parameter list that grows with them).
@@ -72,7 +74,7 @@ export async function listGroupStats(store: ErrorStore, projectId: string, q: Gr
     const mine = slicesOf.get(a.groupId) ?? [];
     const affected = uniqueServices(mine);
     const stats: Record<string, unknown> = {
-      group: errorGroupJson(groups.get(a.groupId)!),
+      group: errorGroupJson(groups.get(a.groupId)!, scope),
       count: String(a.count),
       affectedUsersCount: String(a.affectedUsers),
     };
@@ -115,10 +117,12 @@ function sumByIndex(slices: GroupSlice[]) {
   return [...counts].map(([index, count]) => ({ index, count }));
 }
 
-export async function listEvents(store: ErrorStore, projectId: string, q: EventsQuery) {
+export async function listEvents(store: ErrorStore, scope: Scope, q: EventsQuery) {
   const { pageToken, pageSize, ...shape } = q;
-  const queryKey = JSON.stringify({ projectId, ...shape, timeRange: shape.timeRange.period });
+  const queryKey = JSON.stringify({ ...scope, ...shape, timeRange: shape.timeRange.period });
   const offset = pageToken ? decodePageToken<number>(pageToken, queryKey) : 0;
+  if (!holdsEvents(scope)) return { timeRangeBegin: wireTime(q.timeRange.beginMs) };
+  const { projectId } = scope;
   // One extra row tells whether another page follows.
   const rows = await store.listEvents(projectId, q.groupId, q.serviceFilter, q.timeRange, offset, pageSize + 1);
   const out: Record<string, unknown> = rows.length ? { errorEvents: rows.slice(0, pageSize).map(errorEventJson) } : {};

@@ -1,41 +1,51 @@
-// groups.get and groups.update (a PUT that replaces the resolution status and tracking issues of an existing group).
+// groups.get and groups.update (a PUT that replaces the resolution status and tracking issues of an existing group),
+// for a project and for a location of it.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidArgument, notFound } from '../../../core/google/index.ts';
 import type { ServiceContext } from '../../../core/service.ts';
 import { isGroupId } from '../domain/fingerprint.ts';
 import { readGroupUpdate } from '../domain/group-update.ts';
-import { checkProjectId, groupFromName, groupName } from '../domain/project.ts';
+import { checkLocation, checkProjectId, groupFromName, groupName, holdsEvents, type Scope } from '../domain/project.ts';
 import { errorGroupJson } from '../read-model.ts';
 import type { ErrorStore } from '../store.ts';
 import { READ_RULE, authorise } from './auth.ts';
 
-type P = { projectId?: string; groupId?: string; groupName?: string };
+type P = { projectId?: string; location?: string; groupId?: string; groupName?: string };
+
+const PATHS = ['/v1beta1/projects/:projectId/groups/:groupId', '/v1beta1/projects/:projectId/locations/:location/groups/:groupId', '/v1beta1/:groupName'];
 
 export function groupRoutes(app: FastifyInstance, ctx: ServiceContext, store: ErrorStore): void {
-  const groupOf = (req: FastifyRequest) => {
+  const groupOf = (req: FastifyRequest): Scope & { groupId: string } => {
     const p = req.params as P;
-    const ref = p.groupName !== undefined ? groupFromName(p.groupName) : { projectId: checkProjectId(p.projectId!), groupId: p.groupId! };
+    let ref: Scope & { groupId: string };
+    if (p.groupName !== undefined) ref = groupFromName(p.groupName);
+    else {
+      const projectId = checkProjectId(p.projectId!);
+      ref = p.location === undefined ? { projectId, groupId: p.groupId! } : { projectId, location: checkLocation(p.location, false), groupId: p.groupId! };
+    }
     if (!isGroupId(ref.groupId)) throw invalidArgument(`Invalid group id: "${ref.groupId}".`, 'groupName');
     return ref;
   };
-  const missing = (projectId: string, groupId: string) => notFound(`Group ${groupName(projectId, groupId)} was not found.`);
+  const missing = (ref: Scope & { groupId: string }) => notFound(`Group ${groupName(ref, ref.groupId)} was not found.`);
+  // Groups live in the home location only; another location has none.
+  const find = async (ref: Scope & { groupId: string }) => (holdsEvents(ref) ? store.group(ref.projectId, ref.groupId) : undefined);
 
-  for (const path of ['/v1beta1/projects/:projectId/groups/:groupId', '/v1beta1/:groupName']) {
+  for (const path of PATHS) {
     app.get(path, async (req) => {
       await authorise(req, ctx, READ_RULE);
-      const { projectId, groupId } = groupOf(req);
-      const group = await store.group(projectId, groupId);
-      if (!group) throw missing(projectId, groupId);
-      return errorGroupJson(group);
+      const ref = groupOf(req);
+      const group = await find(ref);
+      if (!group) throw missing(ref);
+      return errorGroupJson(group, ref);
     });
     app.put(path, async (req) => {
       await authorise(req, ctx, READ_RULE);
-      const { projectId, groupId } = groupOf(req);
-      const update = readGroupUpdate(req.body, groupName(projectId, groupId), groupId);
-      if (!(await store.updateGroup(projectId, groupId, update.resolutionStatus, update.trackingIssues, ctx.clock.now()))) {
-        throw missing(projectId, groupId);
+      const ref = groupOf(req);
+      const update = readGroupUpdate(req.body, groupName(ref, ref.groupId), ref.groupId);
+      if (!holdsEvents(ref) || !(await store.updateGroup(ref.projectId, ref.groupId, update.resolutionStatus, update.trackingIssues, ctx.clock.now()))) {
+        throw missing(ref);
       }
-      return errorGroupJson((await store.group(projectId, groupId))!);
+      return errorGroupJson((await store.group(ref.projectId, ref.groupId))!, ref);
     });
   }
 }

@@ -1,36 +1,42 @@
-// groupStats.list, events.list and deleteEvents, each under the literal `projects/{id}` path and the form whose
-// slash was percent-encoded.
+// groupStats.list, events.list and deleteEvents, for a project and for a location of it (the regional twins), each
+// under the literal path and the form whose slashes were percent-encoded.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../../core/service.ts';
-import { checkProjectId, projectFromName } from '../domain/project.ts';
+import { checkLocation, checkProjectId, holdsEvents, scopeFromName, type Scope } from '../domain/project.ts';
 import { readEventsQuery, readGroupStatsQuery } from '../domain/query.ts';
 import { listEvents, listGroupStats } from '../read-model.ts';
 import type { ErrorStore } from '../store.ts';
 import { READ_RULE, authorise } from './auth.ts';
 
-type P = { projectId?: string; projectName?: string };
+type P = { projectId?: string; location?: string; projectName?: string };
+
+const PREFIXES = ['/v1beta1/projects/:projectId', '/v1beta1/projects/:projectId/locations/:location', '/v1beta1/:projectName'];
 
 export function readRoutes(app: FastifyInstance, ctx: ServiceContext, store: ErrorStore): void {
-  const projectOf = (req: FastifyRequest) => {
+  /** The scope of a request; the `-` location wildcard only for the list methods. */
+  const scopeOf = (req: FastifyRequest, wildcard: boolean): Scope => {
     const p = req.params as P;
-    return p.projectId !== undefined ? checkProjectId(p.projectId) : projectFromName(p.projectName!);
+    if (p.projectName !== undefined) return scopeFromName(p.projectName, wildcard);
+    const projectId = checkProjectId(p.projectId!);
+    return p.location === undefined ? { projectId } : { projectId, location: checkLocation(p.location, wildcard) };
   };
   const query = (req: FastifyRequest) => req.query as Record<string, unknown>;
 
-  for (const prefix of ['/v1beta1/projects/:projectId', '/v1beta1/:projectName']) {
+  for (const prefix of PREFIXES) {
     app.get(`${prefix}/groupStats`, async (req) => {
       await authorise(req, ctx, READ_RULE);
-      const projectId = projectOf(req);
-      return listGroupStats(store, projectId, readGroupStatsQuery(query(req), ctx.clock.now()));
+      const scope = scopeOf(req, true);
+      return listGroupStats(store, scope, readGroupStatsQuery(query(req), ctx.clock.now()));
     });
     app.get(`${prefix}/events`, async (req) => {
       await authorise(req, ctx, READ_RULE);
-      const projectId = projectOf(req);
-      return listEvents(store, projectId, readEventsQuery(query(req), ctx.clock.now()));
+      const scope = scopeOf(req, true);
+      return listEvents(store, scope, readEventsQuery(query(req), ctx.clock.now()));
     });
     app.delete(`${prefix}/events`, async (req) => {
       await authorise(req, ctx, READ_RULE);
-      await store.deleteEvents(projectOf(req));
+      const scope = scopeOf(req, false);
+      if (holdsEvents(scope)) await store.deleteEvents(scope.projectId);
       return {};
     });
   }

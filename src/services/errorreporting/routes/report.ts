@@ -4,10 +4,19 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFound } from '../../../core/google/index.ts';
 import type { ServiceContext } from '../../../core/service.ts';
 import { isAnalysable } from '../domain/log-bucket.ts';
-import { checkProjectId, projectFromName } from '../domain/project.ts';
+import { checkProjectId, scopeFromName } from '../domain/project.ts';
 import { acceptReport } from '../domain/report.ts';
 import type { ErrorStore } from '../store.ts';
 import { REPORT_RULE, authorise } from './auth.ts';
+
+type P = { projectId: string; projectName: string; method: string };
+
+/** Reports are project-wide: the real API has no location-scoped report, so a location in the name is a 404. */
+function projectOnly(name: string): string {
+  const scope = scopeFromName(name, false);
+  if (scope.location !== undefined) throw notFound(`The requested URL /v1beta1/${name}/events:report was not found on this server.`);
+  return scope.projectId;
+}
 
 export function reportRoutes(app: FastifyInstance, ctx: ServiceContext, store: ErrorStore): void {
   const report = async (req: FastifyRequest, project: () => string) => {
@@ -19,10 +28,9 @@ export function reportRoutes(app: FastifyInstance, ctx: ServiceContext, store: E
     await store.record(projectId, event, isAnalysable(projectId, bucket), now);
     return {};
   };
-  type P = { projectId: string; projectName: string; method: string };
 
   app.post('/v1beta1/projects/:projectId/events::report', (req) => report(req, () => checkProjectId((req.params as P).projectId)));
-  app.post('/v1beta1/:projectName/events::report', (req) => report(req, () => projectFromName((req.params as P).projectName)));
+  app.post('/v1beta1/:projectName/events::report', (req) => report(req, () => projectOnly((req.params as P).projectName)));
   app.post('/v1beta1/projects/:projectId/:method', async (req) => {
     const { projectId, method } = req.params as P;
     if (method !== 'events:report') throw notFound(`The requested URL ${req.url.split('?')[0]} was not found on this server.`);
