@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { PaymentsDeps } from '../contract.ts';
 import { registerDirectAuthRoutes } from './routes/direct-auth.ts';
 import { registerDomainKeyRoutes } from './routes/domain-keys.ts';
+import { registerNotImplemented } from './routes/not-implemented.ts';
 import { DirectStore } from './store.ts';
 
 export { migrations, tables } from './migrations.ts';
@@ -12,4 +13,5 @@ export async function register(app: FastifyInstance, deps: PaymentsDeps): Promis
   const store = new DirectStore(deps.ctx.kysely, deps.ctx.vault);
   registerDomainKeyRoutes(app, deps, store);
   registerDirectAuthRoutes(app, deps, store);
+  registerNotImplemented(app);
 }
