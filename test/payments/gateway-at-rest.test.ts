@@ -61,6 +61,10 @@ describeGateway('payments data at rest', (t, c, database) => {
     const mine = caller(t, 'NEWCLIENT', licence);
     res = await mine.post('/v6/authorise', authRequest({ merchantid: 555, currency: 'EUR', csc: '999' }));
     assert.equal(res.body.AuthResponse.result_code, '094');
+    // A suspended merchant cannot process.
+    assert.equal((await admin('/merchants', { body: { merchantid: 555, clientid: 'NEWCLIENT', status: 'S' } })).status, 200);
+    res = await mine.post('/v6/authorise', authRequest({ merchantid: 555, currency: 'EUR' }));
+    assert.deepEqual([res.status, res.body.code], [403, 'Z002']);
     assert.equal((await admin('/clients/NEWCLIENT', { method: 'DELETE' })).status, 409);
     assert.equal((await admin('/merchants/555', { method: 'DELETE' })).status, 204);
     assert.equal((await admin('/clients/NEWCLIENT', { method: 'DELETE' })).status, 204);

@@ -103,6 +103,18 @@ describeGateway('payments capture, void, refund, retrieve', (t, c) => {
     assert.equal((await c.post('/v6/retrieve', { merchantid: MID, identifier })).body.code, 'D023');
   });
 
+  it('keeps transactions and counters across a restart', async () => {
+    const pre = await sale({ pre_auth: true });
+    await t.restart();
+    const res = await c.post('/v6/capture', undefined, {
+      raw: `<CaptureRequest><merchantid>${MID}</merchantid><transno>${pre.transno}</transno></CaptureRequest>`,
+      headers: { 'content-type': 'text/xml' },
+    });
+    assert.equal(res.status, 200);
+    assert.match(res.text, /<Acknowledgement><code>001<\/code>/);
+    assert.equal((await sale()).transno, pre.transno + 1);
+  });
+
   it('lets only one of racing captures, voids or refunds succeed', async () => {
     const pre = await sale({ pre_auth: true });
     const captures = await Promise.all(Array.from({ length: 6 }, () => c.post('/v6/capture', { merchantid: MID, transno: pre.transno })));
