@@ -14,6 +14,7 @@ import { effectivePolicies } from '../../src/services/payments/domain/policies.t
 import { acquire, avsResult, cscResult } from '../../src/services/payments/domain/sandbox.ts';
 import { challengeResult, threeDsFor } from '../../src/services/payments/domain/three-d-secure.ts';
 import { captureRefusal, refundRefusal, voidRefusal, type TransStatus, type TxView } from '../../src/services/payments/domain/transaction-states.ts';
+import { parseSettings } from '../../src/services/payments/settings.ts';
 import { parseXml, toXml } from '../../src/services/payments/xml.ts';
 
 const MINUTE = 60_000;
@@ -292,5 +293,15 @@ describe('paging, money and XML', () => {
     assert.deepEqual(parseXml(xml), { root: 'Acknowledgement', body: { code: '001', message: 'a < b & c', tags: ['x', 'y'] } });
     assert.throws(() => parseXml('<a><b></a>'));
     assert.throws(() => parseXml('<!DOCTYPE a [<!ENTITY x "xx">]><a>&x;</a>'));
+  });
+});
+
+describe('settings', () => {
+  it('accepts a full configuration and refuses bad ones', () => {
+    parseSettings({ key_ttl_minutes: 5, clients: [{ clientid: 'ACME', licence_key: 'ACMELICENCE1' }], merchants: [{ merchantid: 1, clientid: 'ACME', time_zone: 'Europe/Paris' }] });
+    assert.throws(() => parseSettings({ clients: [{ clientid: 'ACME' }] }), /licence_key/);
+    assert.throws(() => parseSettings({ merchants: [{ merchantid: 1, clientid: 'ACME', time_zone: 'Mars/Base' }] }), /time zone/);
+    assert.throws(() => parseSettings({ key_ttl_minutes: 0 }));
+    assert.throws(() => parseSettings({ surprise: true }));
   });
 });

@@ -63,6 +63,10 @@ export function problemWith(schema: Parameters<typeof Value.Check>[0], value: un
 export function parseSettings(raw: Record<string, unknown>): PaymentsSettings {
   const problem = problemWith(PaymentsSettings, raw);
   if (problem) throw new Error(`services.payments settings: ${problem}`);
+  // A configured client's key must be known to whoever configured it: a random one would never be shown.
+  for (const c of (raw as PaymentsSettings).clients ?? []) {
+    if (c.licence_key === undefined) throw new Error(`services.payments settings: client ${c.clientid} needs a licence_key`);
+  }
   for (const m of (raw as PaymentsSettings).merchants ?? []) {
     if (m.time_zone && !isTimeZone(m.time_zone)) throw new Error(`services.payments settings: merchant ${m.merchantid}: unknown time zone ${m.time_zone}`);
   }
