@@ -12,7 +12,7 @@ if (DATABASES.includes('postgres')) {
   describe('secrets with two instances on one PostgreSQL', () => {
     let t: TestRuntime;
     let second: Runtime;
-    let a: ReturnType<typeof vault>;
+    let a: (path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }) => ReturnType<ReturnType<typeof vault>>;
     const b = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
       call(`${second.services.get('secrets')!.url}/v1/${path}`, { ...init, headers: { 'x-secrets-token': ROOT, ...(init.headers ?? {}) } });
     before(async () => {
@@ -35,6 +35,11 @@ if (DATABASES.includes('postgres')) {
       assert.deepEqual((await a('fromb/inner/x')).body.data, { y: 2 });
       await a('sys/config/cors', { body: { allowed_origins: 'https://ok.example' } });
       assert.equal((await b('shared/data/k', { headers: { origin: 'https://no.example' } })).status, 403);
+      const racing = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b)(`shared/data/race`, { body: { data: { i }, options: { cas: 0 } } })),
+      );
+      assert.equal(racing.filter((r) => r.status === 200).length, 1, 'one check-and-set winner across instances');
+      assert.ok(racing.filter((r) => r.status !== 200).every((r) => r.status === 400 && /check-and-set/.test(r.body.errors[0])));
       assert.equal((await b('sys/mounts/shared', { method: 'DELETE' })).status, 204);
       assert.equal((await a('shared/data/k')).status, 404);
     });

@@ -123,11 +123,23 @@ export interface BarrierStorage {
   list(prefix: string): Promise<string[]>;
   /** A view whose keys are prefixed with `prefix` (ends in `/`). */
   view(prefix: string): BarrierStorage;
-  /** Writes (`value` given) and deletes (`value` undefined) in one transaction: all or nothing. */
-  batch(ops: Array<{ key: string; value?: unknown }>): Promise<void>;
+  /** A value with an opaque revision for `batch`'s guard (`null` revision = absent). */
+  read<T = unknown>(key: string): Promise<{ value: T | undefined; revision: StoredRevision }>;
+  /**
+   * Writes (`value` given) and deletes (`value` undefined) in one transaction: all or nothing. With `guard`, the
+   * guarded key must still be at `revision` (checked by a conditional write in the database, so it holds across
+   * instances) and must be one of the ops; otherwise nothing is written and `StorageConflictError` is thrown.
+   */
+  batch(ops: Array<{ key: string; value?: unknown }>, guard?: { key: string; revision: StoredRevision }): Promise<void>;
   /** Runs `fn` holding an in-process lock on `key` (read-modify-write such as CAS). */
   locked<T>(key: string, fn: () => Promise<T>): Promise<T>;
 }
+
+/** Opaque revision of a stored value (its ciphertext), or null when absent. */
+export type StoredRevision = Buffer | null;
+
+/** A guarded batch lost a race: the guarded key changed since it was read. */
+export class StorageConflictError extends Error {}
 
 /** One entry of a mount table (secret engines and auth methods alike). */
 export interface MountEntry {

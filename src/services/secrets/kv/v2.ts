@@ -1,6 +1,7 @@
 // KV version 2: versioned secrets under data/, metadata/, delete/, undelete/, destroy/, subkeys/ and config.
 import {
   SecretsError,
+  StorageConflictError,
   badRequest,
   notFound,
   unsupportedOperation,
@@ -78,6 +79,33 @@ export function kvV2(ctx: BackendContext): Backend {
     return { data: { data: data ?? null, metadata } };
   }
 
+  /**
+   * Read-modify-write of a key's metadata: serialised within this process, and guarded in the database by the
+   * metadata's revision so that instances sharing it cannot both win. `build` returns the writes (which must include
+   * the metadata) and the result; a lost race is retried, or reported as a CAS mismatch when the caller gave `cas`.
+   */
+  async function updateKey<T>(
+    key: string,
+    build: (existing: KeyMetadata | undefined) => Promise<{ ops: Array<{ key: string; value?: unknown }>; result: T } | null>,
+    casGiven = false,
+  ): Promise<T | null> {
+    return metaStore.locked(key, async () => {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const { value: existing, revision } = await root.read<KeyMetadata>(`meta/${key}`);
+        const plan = await build(existing);
+        if (!plan) return null;
+        try {
+          await root.batch(plan.ops, { key: `meta/${key}`, revision });
+          return plan.result;
+        } catch (err) {
+          if (!(err instanceof StorageConflictError)) throw err;
+          if (casGiven) throw badRequest('check-and-set parameter did not match the current version');
+        }
+      }
+      throw new SecretsError(409, `too many concurrent changes to ${JSON.stringify(key)}; retry`);
+    });
+  }
+
   async function writeData(req: LogicalRequest, key: string, patch: boolean): Promise<LogicalResponse> {
     requireKey(key);
     const body = req.data.data;
@@ -86,44 +114,51 @@ export function kvV2(ctx: BackendContext): Backend {
     const options = req.data.options;
     if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) throw badRequest('options must be a map');
     const cas = (options as Record<string, unknown> | undefined)?.cas;
-    return metaStore.locked(key, async () => {
-      const cfg = await config();
-      const existing = await metaStore.get<KeyMetadata>(key);
-      let data = body as Record<string, unknown>;
-      if (patch) {
-        const current = existing?.versions[String(existing.current_version)];
-        if (!existing || !current || current.destroyed || isDeleted(current, now())) throw notFound();
-        checkCas(existing, { ...cfg, cas_required: false }, cas);
-        const previous = (await versionStore.get<Record<string, unknown>>(versionKey(key, existing.current_version))) ?? {};
-        data = mergePatch(previous, body) as Record<string, unknown>;
-      } else {
-        checkCas(existing, cfg, cas);
-      }
-      const meta = existing ?? newMetadata(now());
-      const { version, trimmed } = addVersion(meta, cfg, now());
-      // The new version, the metadata and the trimmed versions change together or not at all.
-      await root.batch([
-        { key: `ver/${versionKey(key, version)}`, value: data },
-        { key: `meta/${key}`, value: meta },
-        ...trimmed.map((n) => ({ key: `ver/${versionKey(key, n)}` })),
-      ]);
-      return { data: metadataView(meta, meta.versions[String(version)], version) };
-    });
+    const cfg = await config();
+    const result = await updateKey(
+      key,
+      async (existing) => {
+        let data = body as Record<string, unknown>;
+        if (patch) {
+          const current = existing?.versions[String(existing.current_version)];
+          if (!existing || !current || current.destroyed || isDeleted(current, now())) throw notFound();
+          checkCas(existing, { ...cfg, cas_required: false }, cas);
+          const previous = (await versionStore.get<Record<string, unknown>>(versionKey(key, existing.current_version))) ?? {};
+          data = mergePatch(previous, body) as Record<string, unknown>;
+        } else {
+          checkCas(existing, cfg, cas);
+        }
+        const meta = existing ?? newMetadata(now());
+        const { version, trimmed } = addVersion(meta, cfg, now());
+        // The new version, the metadata and the trimmed versions change together or not at all.
+        const ops = [
+          { key: `ver/${versionKey(key, version)}`, value: data },
+          { key: `meta/${key}`, value: meta },
+          ...trimmed.map((n) => ({ key: `ver/${versionKey(key, n)}` })),
+        ];
+        return { ops, result: { data: metadataView(meta, meta.versions[String(version)], version) } as LogicalResponse };
+      },
+      cas !== undefined && cas !== null,
+    );
+    return result!;
   }
 
   /** Applies `change` to the listed versions of `key` (soft delete, undelete, destroy). */
-  async function changeVersions(key: string, versions: number[] | 'current', change: (v: VersionMeta, n: number) => Promise<void> | void): Promise<null> {
+  async function changeVersions(key: string, versions: number[] | 'current', change: (v: VersionMeta, n: number) => void): Promise<null> {
     requireKey(key);
-    await metaStore.locked(key, async () => {
-      const meta = await metaStore.get<KeyMetadata>(key);
-      if (!meta) return;
+    await updateKey(key, async (meta) => {
+      if (!meta) return null;
       const list = versions === 'current' ? [meta.current_version] : versions;
+      const ops: Array<{ key: string; value?: unknown }> = [];
       for (const n of list) {
         const v = meta.versions[String(n)];
-        if (v) await change(v, n);
+        if (!v) continue;
+        const wasDestroyed = v.destroyed;
+        change(v, n);
+        if (v.destroyed && !wasDestroyed) ops.push({ key: `ver/${versionKey(key, n)}` });
       }
       meta.updated_time = new Date(now()).toISOString();
-      await metaStore.put(key, meta);
+      return { ops: [{ key: `meta/${key}`, value: meta }, ...ops], result: null };
     });
     return null;
   }
@@ -155,8 +190,8 @@ export function kvV2(ctx: BackendContext): Backend {
     const deleteAfter = d.delete_version_after === undefined ? undefined : parseDurationSeconds(d.delete_version_after, 'delete_version_after');
     const custom = d.custom_metadata === undefined ? undefined : parseStringMap(d.custom_metadata, 'custom_metadata');
     if (custom) validateCustomMetadata(custom);
-    await metaStore.locked(key, async () => {
-      const existing = await metaStore.get<KeyMetadata>(key);
+    const cfg = await config();
+    await updateKey(key, async (existing) => {
       if (patch && !existing) throw notFound();
       const meta = existing ?? newMetadata(now());
       if (maxVersions !== undefined) meta.max_versions = maxVersions;
@@ -167,19 +202,17 @@ export function kvV2(ctx: BackendContext): Backend {
         meta.custom_metadata = Object.keys(merged).length ? merged : null;
       }
       meta.updated_time = new Date(now()).toISOString();
-      const trimmed = trim(meta, effectiveMaxVersions(meta, await config()));
-      await root.batch([{ key: `meta/${key}`, value: meta }, ...trimmed.map((n) => ({ key: `ver/${versionKey(key, n)}` }))]);
+      const trimmed = trim(meta, effectiveMaxVersions(meta, cfg));
+      return { ops: [{ key: `meta/${key}`, value: meta }, ...trimmed.map((n) => ({ key: `ver/${versionKey(key, n)}` }))], result: null };
     });
     return null;
   }
 
   async function deleteKey(key: string): Promise<null> {
     requireKey(key);
-    await metaStore.locked(key, async () => {
-      const meta = await metaStore.get<KeyMetadata>(key);
-      if (!meta) return;
-      await root.batch([{ key: `meta/${key}` }, ...Object.keys(meta.versions).map((n) => ({ key: `ver/${versionKey(key, Number(n))}` }))]);
-    });
+    await updateKey(key, async (meta) =>
+      meta ? { ops: [{ key: `meta/${key}` }, ...Object.keys(meta.versions).map((n) => ({ key: `ver/${versionKey(key, Number(n))}` }))], result: null } : null,
+    );
     return null;
   }
 
@@ -249,9 +282,8 @@ export function kvV2(ctx: BackendContext): Backend {
           });
         case 'destroy/':
           if (!write) throw unsupportedOperation();
-          return changeVersions(key, parseVersions(req.data.versions), async (v, n) => {
+          return changeVersions(key, parseVersions(req.data.versions), (v) => {
             v.destroyed = true;
-            await versionStore.delete(versionKey(key, n));
           });
         case 'subkeys/':
           if (op !== 'read') throw unsupportedOperation();

@@ -81,9 +81,17 @@ export class Barrier {
   }
 
   async get(path: string): Promise<Buffer | undefined> {
-    const terms = this.#requireTerms();
+    return (await this.read(path)).plaintext;
+  }
+
+  /** The plaintext and the ciphertext it came from (the revision a guarded write checks). */
+  async read(path: string): Promise<{ plaintext: Buffer | undefined; revision: Buffer | null }> {
     const value = await this.#physical.get(path);
-    if (!value) return undefined;
+    return { plaintext: value ? this.#open(path, value) : undefined, revision: value ?? null };
+  }
+
+  #open(path: string, value: Buffer): Buffer {
+    const terms = this.#requireTerms();
     const known = this.#opened.get(value);
     if (known && known.path === path) return known.plaintext;
     const term = terms.get(value.readUInt32BE(0));
@@ -97,9 +105,12 @@ export class Barrier {
     await this.#physical.put(path, this.#encrypt(path, plaintext));
   }
 
-  /** Puts (`plaintext` given) and deletes (null) atomically. */
-  async writeMany(ops: Array<{ path: string; plaintext: Buffer | null }>): Promise<void> {
-    await this.#physical.writeMany(ops.map((op) => ({ path: op.path, value: op.plaintext === null ? null : this.#encrypt(op.path, op.plaintext) })));
+  /** Puts (`plaintext` given) and deletes (null) atomically; `guard` as in PhysicalStorage.writeMany. */
+  async writeMany(ops: Array<{ path: string; plaintext: Buffer | null }>, guard?: { path: string; expected: Buffer | null }): Promise<void> {
+    await this.#physical.writeMany(
+      ops.map((op) => ({ path: op.path, value: op.plaintext === null ? null : this.#encrypt(op.path, op.plaintext) })),
+      guard,
+    );
   }
 
   #encrypt(path: string, plaintext: Buffer): Buffer {

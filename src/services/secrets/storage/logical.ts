@@ -1,6 +1,6 @@
 // BarrierStorage over the barrier: JSON values, views under a prefix, Vault-style directory listing, and an
 // in-process lock per key for read-modify-write sequences.
-import type { BarrierStorage } from '../contract.ts';
+import type { BarrierStorage, StoredRevision } from '../contract.ts';
 import type { Barrier } from './barrier.ts';
 
 /** Serialises async critical sections per key within this process. */
@@ -59,12 +59,18 @@ export class LogicalStorage implements BarrierStorage {
     await this.#barrier.delete(this.#prefix + key);
   }
 
-  async batch(ops: Array<{ key: string; value?: unknown }>): Promise<void> {
+  async read<T = unknown>(key: string): Promise<{ value: T | undefined; revision: StoredRevision }> {
+    const { plaintext, revision } = await this.#barrier.read(this.#prefix + key);
+    return { value: plaintext === undefined ? undefined : (JSON.parse(plaintext.toString('utf8')) as T), revision };
+  }
+
+  async batch(ops: Array<{ key: string; value?: unknown }>, guard?: { key: string; revision: StoredRevision }): Promise<void> {
     await this.#barrier.writeMany(
       ops.map((op) => ({
         path: this.#prefix + op.key,
         plaintext: op.value === undefined ? null : Buffer.from(JSON.stringify(op.value), 'utf8'),
       })),
+      guard ? { path: this.#prefix + guard.key, expected: guard.revision } : undefined,
     );
   }
 

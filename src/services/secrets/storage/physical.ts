@@ -1,6 +1,7 @@
 // The physical layer: opaque byte values by plaintext path in one table. Only the barrier writes here.
 import { sql, type Kysely, type Migration } from 'kysely';
 import { columnTypes } from '../../../core/db/dialect.ts';
+import { StorageConflictError } from '../contract.ts';
 
 export const ENTRIES_TABLE = 'secrets_entries';
 
@@ -74,22 +75,47 @@ export class PhysicalStorage {
     this.#remember(path, null);
   }
 
-  /** Puts (`value` a buffer) and deletes (`value` null) in one transaction. */
-  async writeMany(ops: Array<{ path: string; value: Buffer | null }>): Promise<void> {
+  /**
+   * Puts (`value` a buffer) and deletes (`value` null) in one transaction. With `guard`, the op on the guarded path is
+   * a conditional write (insert if absent / update or delete if unchanged); when it touches no row the transaction is
+   * rolled back and StorageConflictError thrown.
+   */
+  async writeMany(ops: Array<{ path: string; value: Buffer | null }>, guard?: { path: string; expected: Buffer | null }): Promise<void> {
     for (const op of ops) this.#cache?.delete(op.path);
-    await this.#db.transaction().execute(async (tx) => {
-      for (const { path, value } of ops) {
-        if (value === null) await tx.deleteFrom(ENTRIES_TABLE).where('path', '=', path).execute();
-        else {
-          await tx
-            .insertInto(ENTRIES_TABLE)
-            .values({ path, value })
-            .onConflict((oc) => oc.column('path').doUpdateSet({ value }))
-            .execute();
+    try {
+      await this.#db.transaction().execute(async (tx) => {
+        for (const { path, value } of ops) {
+          if (guard && path === guard.path) {
+            if (!(await this.#conditionalWrite(tx, path, value, guard.expected))) throw new StorageConflictError(path);
+          } else if (value === null) await tx.deleteFrom(ENTRIES_TABLE).where('path', '=', path).execute();
+          else {
+            await tx
+              .insertInto(ENTRIES_TABLE)
+              .values({ path, value })
+              .onConflict((oc) => oc.column('path').doUpdateSet({ value }))
+              .execute();
+          }
         }
-      }
-    });
+      });
+    } catch (err) {
+      if (guard) this.#cache?.delete(guard.path);
+      throw err;
+    }
     for (const op of ops) this.#remember(op.path, op.value);
+  }
+
+  /** True when the row was at `expected` (absent when null) and now holds `value` (absent when null). */
+  async #conditionalWrite(tx: Kysely<any>, path: string, value: Buffer | null, expected: Buffer | null): Promise<boolean> {
+    if (expected === null) {
+      if (value === null) return !(await tx.selectFrom(ENTRIES_TABLE).select('path').where('path', '=', path).executeTakeFirst());
+      const r = await tx.insertInto(ENTRIES_TABLE).values({ path, value }).onConflict((oc) => oc.column('path').doNothing()).executeTakeFirst();
+      return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+    }
+    const r =
+      value === null
+        ? await tx.deleteFrom(ENTRIES_TABLE).where('path', '=', path).where('value', '=', expected).executeTakeFirst()
+        : await tx.updateTable(ENTRIES_TABLE).set({ value }).where('path', '=', path).where('value', '=', expected).executeTakeFirst();
+    return Number((r as { numUpdatedRows?: bigint; numDeletedRows?: bigint }).numUpdatedRows ?? (r as { numDeletedRows?: bigint }).numDeletedRows ?? 0) === 1;
   }
 
   /** Every stored path starting with `prefix`. */
