@@ -223,6 +223,11 @@ for (const database of DATABASES) {
       res = await v('POST', 'auth/token/roles/ci', { body: { token_type: 'odd' } });
       assert.equal(res.status, 400);
       assert.equal((await v('GET', 'auth/token/roles/ci')).body.data.token_type, 'default-service', 'a rejected write changes nothing');
+      await v('POST', 'auth/token/roles/fenced', { body: { token_bound_cidrs: '10.0.0.0/8', allowed_policies_glob: 'de*' } });
+      res = await v('POST', 'auth/token/create/fenced', { body: { policies: 'dev' } });
+      assert.equal(res.status, 200, res.text);
+      assert.equal((await v('GET', 'auth/token/lookup-self', { token: res.body.auth.client_token })).status, 403, 'bound elsewhere');
+      assert.deepEqual((await v('GET', 'auth/token/roles/fenced')).body.data.token_bound_cidrs, ['10.0.0.0/8']);
       assert.equal((await v('DELETE', 'auth/token/roles/ci')).status, 204);
       assert.equal((await v('GET', 'auth/token/roles/ci')).status, 404);
     });

@@ -120,6 +120,9 @@ describe('token creation rules', () => {
       name: 'r',
       allowedPolicies: ['a', 'b'],
       disallowedPolicies: [],
+      allowedPoliciesGlob: [],
+      disallowedPoliciesGlob: [],
+      boundCidrs: ['10.0.0.0/8'],
       orphan: true,
       renewable: false,
       pathSuffix: 'v1',
@@ -134,8 +137,14 @@ describe('token creation rules', () => {
     assert.equal(p.entry.parentHash, null);
     assert.equal(p.entry.renewable, false);
     assert.equal(p.entry.path, 'auth/token/create/r/v1');
+    assert.deepEqual(p.entry.boundCidrs, ['10.0.0.0/8']);
     assert.throws(() => plan({ policies: ['c'] }, { role }), /must be subset of the role's allowed policies/);
     assert.throws(() => plan({ policies: ['dev'] }, { role: { ...role, allowedPolicies: [], disallowedPolicies: ['dev'] } }), /token policy "dev" is disallowed by this role/);
+    const globbed = { ...role, allowedPolicies: [], allowedPoliciesGlob: ['team-*'], disallowedPoliciesGlob: ['*-admin'] };
+    assert.deepEqual(plan({ policies: ['team-a'] }, { role: globbed }).entry.policies, ['default', 'team-a']);
+    assert.throws(() => plan({ policies: ['other'] }, { role: globbed }), /must be subset of the role's allowed policies/);
+    assert.throws(() => plan({ policies: ['team-admin'] }, { role: globbed }), /token policy "team-admin" is disallowed by this role/);
+    assert.deepEqual(plan({}, { parent: entry({ boundCidrs: ['127.0.0.1'] }) }).entry.boundCidrs, ['127.0.0.1'], 'children keep the binding');
   });
 });
 

@@ -156,8 +156,16 @@ export function planTokenCreate(req: CreateTokenRequest, ctx: CreateContext): Cr
       entityId: orphan ? '' : parent.entityId,
       lastRenewalTime: null,
       backendMaxTtl: 0,
+      // a role's binding replaces the parent's; a child otherwise keeps its parent's
+      boundCidrs: role ? (role.boundCidrs ?? []) : orphan ? [] : (parent.boundCidrs ?? []),
     },
   };
+}
+
+/** Role policy globs: `*` matches any run of characters. */
+function globMatches(glob: string, name: string): boolean {
+  const re = new RegExp(`^${glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return re.test(name);
 }
 
 function choosePolicies(req: CreateTokenRequest, ctx: CreateContext): string[] {
@@ -165,19 +173,25 @@ function choosePolicies(req: CreateTokenRequest, ctx: CreateContext): string[] {
   const requested = req.policies && req.policies.length > 0 ? sanitizePolicyNames(req.policies) : undefined;
   let chosen: string[];
   let addDefault = false;
-  if (role && (role.allowedPolicies.length > 0 || role.disallowedPolicies.length > 0)) {
+  // roles stored before globs existed have none
+  const allowedGlob = role?.allowedPoliciesGlob ?? [];
+  const disallowedGlob = role?.disallowedPoliciesGlob ?? [];
+  if (role && (role.allowedPolicies.length || role.disallowedPolicies.length || allowedGlob.length || disallowedGlob.length)) {
     const roleDefault = !req.noDefaultPolicy && !role.disallowedPolicies.includes('default');
     const withDefault = (list: string[]) => (roleDefault ? sanitizePolicyNames([...list, 'default']) : sanitizePolicyNames(list));
     chosen = requested ? withDefault(requested) : [];
-    if (role.allowedPolicies.length > 0) {
+    if (role.allowedPolicies.length > 0 || allowedGlob.length > 0) {
       const allowed = withDefault(role.allowedPolicies);
+      const isAllowed = (p: string) => allowed.includes(p) || allowedGlob.some((g) => globMatches(g, p));
       if (chosen.length === 0) chosen = allowed;
-      else if (!chosen.every((p) => allowed.includes(p))) {
+      else if (!chosen.every(isAllowed)) {
         throw badRequest(`token policies (${goList(chosen)}) must be subset of the role's allowed policies (${goList(allowed)})`);
       }
     } else if (chosen.length === 0) chosen = withDefault(parent.policies);
     for (const p of chosen) {
-      if (role.disallowedPolicies.includes(p)) throw badRequest(`token policy "${p}" is disallowed by this role`);
+      if (role.disallowedPolicies.includes(p) || disallowedGlob.some((g) => globMatches(g, p))) {
+        throw badRequest(`token policy "${p}" is disallowed by this role`);
+      }
     }
   } else if (ctx.namespaceId !== parent.namespaceId) {
     // a token made for a child namespace gets only what was asked: the parent's policies mean nothing there

@@ -1,12 +1,16 @@
 // Token roles (auth/token/roles/:name): stored settings that shape tokens created through create/:role.
 import { badRequest } from '../contract.ts';
 import { sanitizePolicyNames } from '../policy/policy.ts';
+import { checkCidrs } from '../auth/cidr.ts';
 import { boolField, durationField, intField, stringField, stringListField } from '../auth/fields.ts';
 
 export interface TokenRole {
   name: string;
   allowedPolicies: string[];
   disallowedPolicies: string[];
+  allowedPoliciesGlob: string[];
+  disallowedPoliciesGlob: string[];
+  boundCidrs: string[];
   orphan: boolean;
   renewable: boolean;
   pathSuffix: string;
@@ -30,6 +34,9 @@ export function applyRoleFields(name: string, data: Record<string, unknown>, exi
         name,
         allowedPolicies: [],
         disallowedPolicies: [],
+        allowedPoliciesGlob: [],
+        disallowedPoliciesGlob: [],
+        boundCidrs: [],
         orphan: false,
         renewable: true,
         pathSuffix: '',
@@ -43,6 +50,12 @@ export function applyRoleFields(name: string, data: Record<string, unknown>, exi
   if (allowed) role.allowedPolicies = sanitizePolicyNames(allowed);
   const disallowed = stringListField(data, 'disallowed_policies');
   if (disallowed) role.disallowedPolicies = sanitizePolicyNames(disallowed);
+  const allowedGlob = stringListField(data, 'allowed_policies_glob');
+  if (allowedGlob) role.allowedPoliciesGlob = allowedGlob.map((g) => g.toLowerCase());
+  const disallowedGlob = stringListField(data, 'disallowed_policies_glob');
+  if (disallowedGlob) role.disallowedPoliciesGlob = disallowedGlob.map((g) => g.toLowerCase());
+  const cidrs = stringListField(data, 'token_bound_cidrs') ?? stringListField(data, 'bound_cidrs');
+  if (cidrs) role.boundCidrs = checkCidrs('token_bound_cidrs', cidrs);
   role.orphan = boolField(data, 'orphan') ?? role.orphan;
   role.renewable = boolField(data, 'renewable') ?? role.renewable;
   const suffix = stringField(data, 'path_suffix');
@@ -74,15 +87,16 @@ export function roleData(role: TokenRole): Record<string, unknown> {
   return {
     allowed_entity_aliases: null,
     allowed_policies: role.allowedPolicies,
-    allowed_policies_glob: [],
+    allowed_policies_glob: role.allowedPoliciesGlob ?? [],
     disallowed_policies: role.disallowedPolicies,
-    disallowed_policies_glob: [],
+    disallowed_policies_glob: role.disallowedPoliciesGlob ?? [],
     explicit_max_ttl: role.explicitMaxTtl,
     name: role.name,
     orphan: role.orphan,
     path_suffix: role.pathSuffix,
     period: role.period,
     renewable: role.renewable,
+    token_bound_cidrs: role.boundCidrs ?? [],
     token_explicit_max_ttl: role.explicitMaxTtl,
     token_no_default_policy: role.noDefaultPolicy,
     token_num_uses: role.numUses,
