@@ -228,6 +228,21 @@ for (const database of DATABASES) {
       assert.equal(res.status, 400);
     });
 
+    it('keeps auth methods and their users per namespace', async () => {
+      assert.equal((await v('POST', 'sys/namespaces/org')).status, 200);
+      assert.equal((await v('POST', 'sys/auth/userpass', { namespace: 'org', body: { type: 'userpass' } })).status, 204);
+      assert.equal((await v('POST', 'auth/userpass/users/olga', { namespace: 'org', body: { password: 'pw' } })).status, 204);
+      assert.equal((await v('POST', 'auth/userpass/login/olga', { token: null, body: { password: 'pw' } })).status, 400, 'not a root-namespace user');
+      const res = await v('POST', 'org/auth/userpass/login/olga', { token: null, body: { password: 'pw' } });
+      assert.equal(res.status, 200, res.text);
+      const tok = res.body.auth.client_token;
+      assert.match(tok, /^hvs\.[^.]+\.[^.]+$/);
+      const look = await v('GET', 'auth/token/lookup-self', { token: tok, namespace: 'org' });
+      assert.equal(look.body.data.namespace_path, 'org/');
+      assert.equal((await v('GET', 'auth/token/lookup-self', { token: tok })).status, 403, 'not usable above its namespace');
+      assert.deepEqual(Object.keys((await v('GET', 'sys/auth', { namespace: 'org' })).body.data).sort(), ['token/', 'userpass/']);
+    });
+
     it('revokes the tokens of a disabled method', async () => {
       await v('POST', 'sys/auth/temp', { body: { type: 'userpass' } });
       await v('POST', 'auth/temp/users/gus', { body: { password: 'pw' } });
