@@ -57,8 +57,9 @@ for (const database of DATABASES) {
       let raw = await v('secret/data/app', { body: { data: { v: 3 }, options: { cas: 1 } } });
       assert.equal(raw.status, 400);
       assert.deepEqual(raw.body, { errors: ['check-and-set parameter did not match the current version'] });
-      raw = await v('secret/data/app', { body: { data: { v: 3 }, options: { cas: '2' } } });
+      raw = await v('secret/data/app', { body: { data: { v: 3 }, options: { cas: '2' }, mount_point: 'secret' } });
       assert.equal(raw.status, 200, 'cas decoded weakly');
+      assert.deepEqual(raw.body.warnings, ['Endpoint ignored these unrecognized parameters: [mount_point]']);
       raw = await v('secret/data/app', { body: {} });
       assert.deepEqual([raw.status, raw.body.errors], [400, ['no data provided']]);
       res = await client.read('secret/data/app?version=1');

@@ -183,6 +183,10 @@ for (const database of DATABASES) {
       const below = await v('secret/data?help=1');
       assert.ok(below.body.openapi.paths['/{path}']);
       assert.equal((await v('secret/?help=1', { token: null })).status, 403);
+      const spec = await v('sys/internal/specs/openapi', { token: null });
+      assert.equal(spec.status, 200);
+      assert.ok(spec.body.data.paths['/secret/data/{path}']);
+      assert.ok(spec.body.data.paths['/sys/seal-status']);
     });
 
     it('scopes everything by namespace, by header or path prefix equally, nested', async () => {

@@ -14,6 +14,7 @@ import { ENTRIES_TABLE, storageMigrations } from './storage/physical.ts';
 import { StoreCore } from './sys/core.ts';
 import { corsRoutes } from './sys/cors-routes.ts';
 import { mountRoutes } from './sys/mount-routes.ts';
+import { openapiRoutes } from './sys/openapi-routes.ts';
 import type { SysDeps } from './sys/route.ts';
 import { sealRoutes } from './sys/seal-routes.ts';
 
@@ -55,6 +56,7 @@ export const manifest: ServiceManifest = {
       version: SECRETS_VERSION,
     };
     const routes = [...sealRoutes(deps), ...mountRoutes(deps), ...corsRoutes(deps), ...namespaceRoutes(deps), ...core.pluginRoutes];
+    routes.push(...openapiRoutes(deps, () => routes));
     installSecretsHttp(app, {
       router: new Router(core, routes),
       cors,

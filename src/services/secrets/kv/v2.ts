@@ -33,6 +33,9 @@ import {
 export const V2_BARE_PATH_WARNING =
   "Invalid path for a versioned K/V secrets engine. See the API docs for the appropriate API endpoints to use. If using the Vault CLI, use 'vault kv get' for this operation.";
 
+/** Fields a data/ write understands; others are ignored with a warning, as Vault does. */
+const DATA_FIELDS = new Set(['data', 'options', 'version']);
+
 const PREFIXES = ['data/', 'metadata/', 'delete/', 'undelete/', 'destroy/', 'subkeys/'] as const;
 
 export function kvV2(ctx: BackendContext): Backend {
@@ -136,7 +139,9 @@ export function kvV2(ctx: BackendContext): Backend {
           { key: `meta/${key}`, value: meta },
           ...trimmed.map((n) => ({ key: `ver/${versionKey(key, n)}` })),
         ];
-        return { ops, result: { data: metadataView(meta, meta.versions[String(version)], version) } as LogicalResponse };
+        const unknown = Object.keys(req.data).filter((k) => !DATA_FIELDS.has(k));
+        const warnings = unknown.length ? [`Endpoint ignored these unrecognized parameters: [${unknown.join(' ')}]`] : undefined;
+        return { ops, result: { data: metadataView(meta, meta.versions[String(version)], version), warnings } as LogicalResponse };
       },
       cas !== undefined && cas !== null,
     );

@@ -104,6 +104,11 @@ export class MountTables implements MountTable {
     await this.#changed();
   }
 
+  /** The live backends of a namespace (for documents that span every mount). */
+  async backends(ns: Namespace, kind: MountKind): Promise<MountedBackend[]> {
+    return [...(await this.#mounted(ns, kind))];
+  }
+
   async list(ns: Namespace, kind: MountKind): Promise<MountEntry[]> {
     return (await this.#mounted(ns, kind)).map((m) => m.entry);
   }
