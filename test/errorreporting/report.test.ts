@@ -198,5 +198,14 @@ for (const database of DATABASES) {
       assert.equal(stats.errorGroupStats[0].count, '1');
       assert.equal((await logOf('durable-project')).total, 1);
     });
+
+    it('empties its tables on an admin reset', async () => {
+      await call(`${t.adminUrl}/services/errorreporting/projects/durable-project/log-bucket`, { method: 'PUT', body: { cmekEnabled: true } });
+      const res = await call(`${t.adminUrl}/reset`, { body: { service: 'errorreporting' } });
+      assert.equal(res.status, 200, res.text);
+      assert.equal((await logOf('durable-project')).total, 0);
+      assert.equal(await groupStats('durable-project').then((b) => b.errorGroupStats), undefined);
+      assert.equal((await call(`${t.adminUrl}/services/errorreporting/projects/durable-project/log-bucket`)).body.cmekEnabled, false);
+    });
   });
 }
