@@ -1,21 +1,29 @@
 // Payment clients are principals of kind `payment_client`; their licence key is an encrypted `licence_key`
 // credential (the server must read it back to verify API keys, MACs and digests).
 import { randomBytes } from 'node:crypto';
+import type { Clock } from '../../core/clock.ts';
 import type { Identity } from '../../core/identity.ts';
 import type { Client } from './contract.ts';
 
 export const CLIENT_KIND = 'payment_client';
 
+/** How long a looked-up client and key are reused: other instances sharing the database see changes within it. */
+const CACHE_MS = 5000;
+
 export class Clients {
   readonly #identity: Identity;
-  // Licence keys are read on every request; the cache is dropped whenever a client changes.
-  readonly #keys = new Map<string, string>();
+  readonly #clock: Clock;
+  // Every request needs its client and licence key; this instance drops an entry at once when it changes one.
+  readonly #cache = new Map<string, { at: number; client: Client; key: string }>();
 
-  constructor(identity: Identity) {
+  constructor(identity: Identity, clock: Clock) {
     this.#identity = identity;
+    this.#clock = clock;
   }
 
   async get(clientid: string): Promise<Client | undefined> {
+    const cached = this.#fresh(clientid);
+    if (cached) return cached.client;
     const p = await this.#identity.getPrincipal(clientid);
     return p && p.kind === CLIENT_KIND ? { clientid: p.id, name: p.name } : undefined;
   }
@@ -25,14 +33,22 @@ export class Clients {
   }
 
   async licenceKeyOf(clientid: string): Promise<string | undefined> {
-    const cached = this.#keys.get(clientid);
-    if (cached !== undefined) return cached;
+    const cached = this.#fresh(clientid);
+    if (cached) return cached.key;
     const client = await this.get(clientid);
     if (!client) return undefined;
     const credential = (await this.#identity.listCredentials(clientid)).filter((c) => c.type === 'licence_key').at(-1);
     const key = credential ? await this.#identity.secretOf(credential.id) : undefined;
-    if (key !== undefined) this.#keys.set(clientid, key);
+    if (key !== undefined) {
+      if (this.#cache.size > 10_000) this.#cache.clear();
+      this.#cache.set(clientid, { at: this.#clock.now(), client, key });
+    }
     return key;
+  }
+
+  #fresh(clientid: string) {
+    const entry = this.#cache.get(clientid);
+    return entry && Math.abs(this.#clock.now() - entry.at) < CACHE_MS ? entry : undefined;
   }
 
   /**
@@ -51,18 +67,18 @@ export class Clients {
     } else if (existing.length === 0) {
       issued = (await this.#issue(input.clientid)).value;
     }
-    this.#keys.delete(input.clientid);
+    this.#cache.delete(input.clientid);
     return issued;
   }
 
   async delete(clientid: string): Promise<boolean> {
-    this.#keys.delete(clientid);
+    this.#cache.delete(clientid);
     if (!(await this.get(clientid))) return false;
     return this.#identity.deletePrincipal(clientid);
   }
 
   forget(): void {
-    this.#keys.clear();
+    this.#cache.clear();
   }
 
   #issue(clientid: string, value?: string) {

@@ -32,7 +32,7 @@ export class Gateway {
     this.ctx = ctx;
     this.settings = parseSettings(ctx.settings);
     const db = ctx.kysely;
-    this.clients = new Clients(ctx.identity);
+    this.clients = new Clients(ctx.identity, ctx.clock);
     this.merchants = new MerchantStore(db);
     this.transactions = new TransactionStore(db);
     this.access = new Access({
