@@ -188,6 +188,20 @@ for (const database of DATABASES) {
       assert.equal(res.body.data.id, ROOT_TOKEN, 'lookup without a token looks up the caller');
     });
 
+    it('tidies expired tokens and their index entries away', async () => {
+      const countTokens = async () =>
+        (await t.rt.db.kysely.selectFrom('secrets_entries').select('path').execute()).filter((r) => /sys\/token\/(id|accessor|parent)\//.test(r.path)).length;
+      const parent = await create({ policies: ['dev'], ttl: '1h' });
+      await create({ ttl: '5h' }, parent.client_token);
+      const before = await countTokens();
+      await advance(t, '2h');
+      const res = await v('POST', 'auth/token/tidy');
+      assert.equal(res.status, 202);
+      assert.match(res.body.warnings[0], /Tidy operation successfully started/);
+      assert.ok((await countTokens()) <= before - 5, 'two tokens, two accessors and one child link removed');
+      assert.equal((await v('POST', 'auth/token/tidy', { token: parent.client_token })).status, 403);
+    });
+
     it('lists accessors only with sudo', async () => {
       const dev = await create({ policies: ['dev'] });
       const res = await v('LIST', 'auth/token/accessors');

@@ -244,6 +244,18 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
       },
     },
     {
+      path: '/tidy',
+      summary: 'Revoke expired and spent tokens and drop index entries that point at nothing.',
+      pattern: /^tidy$/,
+      operations: {
+        update: async (req) => {
+          const revoked = await access.tokens.tidy(req.namespace);
+          access.core.log.info({ namespace: req.namespace.path, revoked }, 'token tidy finished');
+          return { status: 202, warnings: ['Tidy operation successfully started. Any information from the operation will be printed to Vault\'s server logs.'] };
+        },
+      },
+    },
+    {
       path: '/accessors',
       summary: 'List the accessors of live tokens (sudo).',
       pattern: /^accessors\/?$/,

@@ -160,6 +160,31 @@ export class TokenStore {
     return out.sort();
   }
 
+  /**
+   * Sweeps a namespace: revokes expired and spent tokens and those whose parents are gone, and drops accessor and
+   * child index entries that point at nothing. Returns how many tokens were revoked.
+   */
+  async tidy(ns: Namespace): Promise<number> {
+    const view = this.#core.systemStorage(ns).view('token/');
+    let revoked = 0;
+    for (const hash of await view.list('id/')) {
+      const entry = await view.get<TokenEntry>(`id/${hash}`);
+      if (entry && !(await this.#live(ns.id, hash, {}))) revoked++;
+    }
+    for (const key of await view.list('accessor/')) {
+      const index = await view.get<AccessorIndex>(`accessor/${key}`);
+      if (!index || !(await view.get(`id/${index.hash}`))) await view.delete(`accessor/${key}`);
+    }
+    for (const parent of await view.list('parent/')) {
+      for (const child of await view.list(`parent/${parent}`)) {
+        const index = await view.get<ChildIndex>(`parent/${parent}${child}`);
+        const childView = index ? await this.#view(index.namespaceId) : undefined;
+        if (!(await childView?.get(`id/${child}`))) await view.delete(`parent/${parent}${child}`);
+      }
+    }
+    return revoked;
+  }
+
   /** Removes every token of a namespace that is being deleted (children elsewhere lose their parent and die). */
   async purgeNamespace(ns: Namespace): Promise<void> {
     const view = this.#core.systemStorage(ns).view('token/');
