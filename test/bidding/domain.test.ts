@@ -115,6 +115,8 @@ describe('filter sets', () => {
       [{ ...ok, dealId: '5' }, /account-level/],
       [{ ...ok, colour: 'red' }, /Unknown name "colour"/],
       [{ ...ok, sellerNetworkIds: [1] }, /not supported/],
+      [{ ...ok, filterSetId: 'x1' }, /filter_set_id/],
+      [{ ...ok, dealId: '1' }, /account-level/],
     ];
     for (const [body, pattern] of cases) {
       assert.throws(

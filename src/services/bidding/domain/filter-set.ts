@@ -82,7 +82,8 @@ export function parseFilterSet(body: unknown, owner?: Owner): FilterSetQuery {
     throw bad(`Filter set name "${fs.name}" does not belong to the owner ${ownerName(owner)} it is created under.`);
   }
   const query: FilterSetQuery = { name: fs.name, owner: parsed.owner, range: timeRange(fs) };
-  if (fs.filterSetId !== undefined && fs.filterSetId !== null && !(typeof fs.filterSetId === 'string' && /^\d{1,19}$/.test(fs.filterSetId)) && !Number.isSafeInteger(fs.filterSetId)) {
+  // Output only: accepted (a client may send back what it listed) when it is an int64, and never stored.
+  if (fs.filterSetId !== undefined && fs.filterSetId !== null && !isInt64(fs.filterSetId)) {
     throw badValue('filter_set.filter_set_id', 'TYPE_INT64', fs.filterSetId);
   }
 
@@ -125,9 +126,8 @@ export function parseFilterSet(body: unknown, owner?: Owner): FilterSetQuery {
     query.creative = creative;
   }
   if (deal !== undefined) {
-    const text = typeof deal === 'number' && Number.isSafeInteger(deal) && deal >= 0 ? String(deal) : deal;
-    if (typeof text !== 'string' || !/^\d{1,19}$/.test(text)) throw badValue('filter_set.deal_id', 'TYPE_INT64', deal);
-    query.deal = text.replace(/^0+(?=\d)/, '');
+    if (!isInt64(deal)) throw badValue('filter_set.deal_id', 'TYPE_INT64', deal);
+    query.deal = String(deal).replace(/^0+(?=\d)/, '');
   }
   // Dimensions the stored events do not carry: accepted only when empty.
   for (const [field, proto] of [['sellerNetworkIds', 'seller_network_ids'], ['publisherIdentifiers', 'publisher_identifiers'], ['breakdownDimensions', 'breakdown_dimensions']]) {
@@ -213,5 +213,8 @@ function int(path: string, v: unknown): number {
   if (typeof n !== 'number' || !Number.isInteger(n) || Math.abs(n) > 2_147_483_647) throw badValue(path, 'TYPE_INT32', v);
   return n;
 }
+
+/** int64 fields: digits in a string (proto3 JSON) or a safe non-negative JSON number. */
+const isInt64 = (v: unknown): boolean => (typeof v === 'string' && /^\d{1,19}$/.test(v)) || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0);
 
 const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
