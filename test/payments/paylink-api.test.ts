@@ -81,6 +81,10 @@ for (const database of DATABASES) {
         [{ config: { postback: 'ftp://example.com/x' } }, 400, 'P045'],
         [{ config: { options: ['MAKE_IT_FREE'] } }, 400, 'P045'],
         [{ config: { field_guard: [{ name: 'dob' }] } }, 422, 'D041'],
+        [{ config: { custom_params: [{ name: 'a', field_type: 'colour' }] } }, 400, 'P045'],
+        [{ config: { custom_params: [{ name: 'a', pattern: '([' }] } }, 400, 'P045'],
+        [{ config: { custom_params: [{ name: 'a', field_type: 'select' }] } }, 400, 'P045'],
+        [{ config: { custom_params: [{ name: 'a' }, { name: 'a' }] } }, 400, 'P045'],
         [{ merchantid: OTHER_MID }, 403, ''],
       ];
       for (const [patch, status, code] of cases) {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { customValues, selectChoices, type CustomParam } from '../../src/services/payments/paylink/domain/custom-params.ts';
 import { encodeNextToken, parseChangesPage, parseOrderBy } from '../../src/services/payments/paylink/domain/changes-page.ts';
 import { DEFAULT_EXPIRE_MS, expiryFromExpireIn } from '../../src/services/payments/paylink/domain/expire-in.ts';
 import { allGuardsPass, guardSourceValue, guardValueMatches, guardsWithoutSource, normaliseGuardValue } from '../../src/services/payments/paylink/domain/field-guard.ts';
@@ -202,5 +203,41 @@ describe('token life cycle', () => {
       }
     }
     assert.equal(isOpenForPayment(token('cancelled'), T0), false);
+  });
+});
+
+describe('custom parameters', () => {
+  const param = (p: Partial<CustomParam> & { name: string }): CustomParam => ({ field_type: 'text', locked: false, required: false, order: 0, ...p });
+
+  it('reads select options with and without labels', () => {
+    assert.deepEqual(selectChoices('a|b'), [{ value: 'a', label: 'a' }, { value: 'b', label: 'b' }]);
+    assert.deepEqual(selectChoices('m:Monthly|y:Yearly'), [{ value: 'm', label: 'Monthly' }, { value: 'y', label: 'Yearly' }]);
+    assert.deepEqual(selectChoices(undefined), []);
+  });
+
+  it('checks required, pattern, select and date entries; hidden and locked keep the merchant value', () => {
+    const params = [
+      param({ name: 'account', label: 'Account', required: true, pattern: '[0-9]{6}' }),
+      param({ name: 'plan', field_type: 'select', options: 'm:Monthly|y:Yearly' }),
+      param({ name: 'dob', field_type: 'dob' }),
+      param({ name: 'source', field_type: 'hidden', value: 'mail' }),
+      param({ name: 'ref', locked: true, value: 'R1' }),
+    ];
+    assert.deepEqual(customValues(params, { custom_account: '' }), { problem: 'Account is required.' });
+    assert.deepEqual(customValues(params, { custom_account: '12345x' }), { problem: 'Account is not in the expected format.' });
+    assert.deepEqual(customValues(params, { custom_account: '123456', custom_plan: 'w' }), { problem: 'Choose one of the options for plan.' });
+    assert.deepEqual(customValues(params, { custom_account: '123456', custom_dob: '1990-02-30' }), { problem: 'dob must be a date (YYYY-MM-DD).' });
+    assert.deepEqual(customValues(params, { custom_account: ' 123456 ', custom_plan: 'y', custom_dob: '1990-02-28', custom_source: 'forged', custom_ref: 'forged' }), {
+      values: { account: '123456', plan: 'y', dob: '1990-02-28', source: 'mail', ref: 'R1' },
+    });
+  });
+
+  it('never accepts an entry the pattern does not match in full', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12 }), (entry) => {
+        const r = customValues([param({ name: 'n', pattern: '[0-9]{6}' })], { custom_n: entry });
+        if ('values' in r && r.values.n !== undefined) assert.match(r.values.n, /^[0-9]{6}$/);
+      }),
+    );
   });
 });

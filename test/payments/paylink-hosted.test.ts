@@ -111,6 +111,33 @@ for (const database of DATABASES) {
       assert.equal(s.payment_attempts_count, 1);
     });
 
+    it('asks for custom parameters and posts their values back', async () => {
+      const { url, identifier } = await create({
+        config: {
+          postback: hookUrl,
+          custom_params: [
+            { name: 'account', label: 'Account number', required: true, pattern: '[0-9]{6}', order: 2 },
+            { name: 'plan', label: 'Plan', field_type: 'select', value: 'm:Monthly|y:Yearly', required: true, order: 1 },
+            { name: 'campaign', field_type: 'hidden', value: 'spring' },
+          ],
+        },
+      });
+      const html = await (await fetch(url)).text();
+      assert.ok(html.indexOf('id="custom_plan"') < html.indexOf('id="custom_account"'), 'shown in order');
+      assert.match(html, /<option value="y">Yearly<\/option>/);
+      assert.doesNotMatch(html, /spring/, 'hidden parameters stay on the server');
+      let res = await post(url, { ...card, custom_plan: 'y' });
+      assert.equal(res.status, 422);
+      assert.match(await res.text(), /Account number is required/);
+      res = await post(url, { ...card, custom_plan: 'y', custom_account: '12-456' });
+      assert.match(await res.text(), /Account number is not in the expected format/);
+      res = await post(url, { ...card, custom_plan: 'y', custom_account: '123456', custom_campaign: 'forged' });
+      assert.match(await res.text(), /Payment complete/);
+      await call(`${t.adminUrl}/outbox/deliver`, { method: 'POST' });
+      const pb = postbacks.find((p) => p.body.identifier === identifier);
+      assert.deepEqual(pb.body.custom_params, { plan: 'y', account: '123456', campaign: 'spring' });
+    });
+
     it('shows a decline on the form and lets the payer try again', async () => {
       const { token, url } = await create({});
       let res = await post(url, { ...card, csc: '333' });

@@ -1,6 +1,7 @@
 // What happens on the hosted payment page: field-guard logins (with lockout), and payment attempts through the
 // gateway's processing path, including the 3-D Secure challenge round trip. One attempt at a time per token.
 import { payError, PaymentsError, type AuthResponse, type Decision, type Merchant, type PaymentsDeps } from '../contract.ts';
+import { customValues } from './domain/custom-params.ts';
 import { allGuardsPass } from './domain/field-guard.ts';
 import { guardLockState, type LockState } from './domain/guard-lockout.ts';
 import { transition } from './domain/token-state.ts';
@@ -65,12 +66,17 @@ export class PaylinkCheckout {
     if (await this.store.moveState(t.seq, t.state, step.next, this.now)) await this.store.addEvent(t.seq, this.now, EV.formViewed, 'Payment form viewed');
   }
 
-  async attempt(t: TokenRecord, merchant: Merchant, card: CardEntry, requestId: string): Promise<AttemptOutcome> {
+  /** `form` holds the card fields and `custom_<name>` entries for the merchant's custom parameters. */
+  async attempt(t: TokenRecord, merchant: Merchant, form: Record<string, unknown>, requestId: string): Promise<AttemptOutcome> {
     const step = transition(t, 'pay', this.now);
     if ('refused' in step) return { kind: 'refused', message: step.refused };
+    const custom = customValues(t.request.config?.customParams ?? [], form);
+    if ('problem' in custom) return { kind: 'refused', message: custom.problem };
+    const card = form as CardEntry;
     if (!(await this.store.claimPayment(t.seq, this.now, ATTEMPT_LEASE_MS))) {
       return { kind: 'refused', message: 'A payment for this request is already in progress or complete.' };
     }
+    await this.store.saveCustomValues(t.seq, custom.values);
     let decision: Decision;
     try {
       decision = await this.deps.authorise(merchant, this.deps.parseAuthRequest(this.authRequest(t, card)), { source: 'paylink', requestId });

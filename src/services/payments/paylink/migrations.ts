@@ -57,4 +57,10 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('payments_paylink_attachments_token').on('payments_paylink_attachments').columns(['token_seq']).execute();
     },
   },
+  paylink_002_custom_values: {
+    // What the payer entered for the merchant's custom parameters, kept for the postback of the final result.
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('payments_paylink_tokens').addColumn('custom_values', columnTypes(db).json).execute();
+    },
+  },
 };

@@ -98,6 +98,7 @@ export class PaylinkNotifier {
     const body: Record<string, unknown> = {
       ...postbackFields(result, t),
       ...(config.passThroughData !== undefined ? { passThroughData: config.passThroughData } : {}),
+      ...(Object.keys(t.customValues).length ? { custom_params: t.customValues } : {}),
     };
     if (licenceKey && result.authcode !== undefined) {
       body.sha256 = this.deps.digest(

@@ -2,6 +2,7 @@
 // Error with the API's code (400), so nothing malformed reaches the store.
 import { payError } from '../contract.ts';
 import { expiryFromExpireIn } from './domain/expire-in.ts';
+import { selectChoices, type CustomParam } from './domain/custom-params.ts';
 import type { GuardDefinition } from './domain/field-guard.ts';
 import { MAX_ADDRESSES, MAX_PATHS, isE164, isEmailAddress } from './domain/notification-rules.ts';
 
@@ -24,7 +25,7 @@ export interface TokenRequest {
 export interface PaylinkConfig {
   expiresAt: number | null;
   guards: GuardDefinition[];
-  customParams: Array<{ name: string; value?: unknown; label?: string }>;
+  customParams: CustomParam[];
   passThroughData?: unknown;
   passThroughHeaders: Record<string, string>;
   postback?: string;
@@ -56,6 +57,8 @@ export interface BillPaymentRequest {
 
 const PRINTABLE = /^[\x20-\x7E]+$/;
 const MAX_GUARDS = 5;
+const MAX_CUSTOM_PARAMS = 20;
+const CUSTOM_TYPES = ['text', 'dob', 'select', 'hidden'];
 const MAX_ATTACHMENTS = 3;
 export const INLINE_ATTACHMENT_LIMIT = 32 * 1024;
 const OPTIONS = new Set([
@@ -136,15 +139,14 @@ function parseConfig(raw: unknown, now: number): PaylinkConfig {
   const config: PaylinkConfig = {
     expiresAt,
     guards: listOf(c.field_guard, 'config.field_guard').map((g, i) => parseGuard(g, `config.field_guard[${i}]`)),
-    customParams: listOf(c.custom_params, 'config.custom_params').map((p, i) => {
-      if (!isObject(p) || typeof (p as any).name !== 'string' || (p as any).name === '') throw invalid(`config.custom_params[${i}].name`, 'is required.');
-      return p as { name: string; value?: unknown };
-    }),
+    customParams: listOf(c.custom_params, 'config.custom_params').map((p, i) => parseCustomParam(p, `config.custom_params[${i}]`)),
     passThroughHeaders: {},
     postbackPolicy: 'async',
     returnParams: false,
     options: [],
   };
+  if (config.customParams.length > MAX_CUSTOM_PARAMS) throw invalid('config.custom_params', `is limited to ${MAX_CUSTOM_PARAMS} parameters.`);
+  if (new Set(config.customParams.map((p) => p.name)).size !== config.customParams.length) throw invalid('config.custom_params', 'names must be unique.');
   if (config.guards.length > MAX_GUARDS) throw invalid('config.field_guard', `is limited to ${MAX_GUARDS} guards.`);
   if (new Set(config.guards.map((g) => g.name)).size !== config.guards.length) throw invalid('config.field_guard', 'names must be unique.');
   if (c.pass_through_data !== undefined) {
@@ -182,6 +184,40 @@ function parseGuard(raw: unknown, field: string): GuardDefinition {
   if (g.label !== undefined) out.label = text(g.label, `${field}.label`, 100);
   if (g.field_type !== undefined) out.field_type = text(g.field_type, `${field}.field_type`, 20);
   if (g.value !== undefined && g.value !== null && g.value !== '') out.value = text(g.value, `${field}.value`, 200);
+  return out;
+}
+
+function parseCustomParam(raw: unknown, field: string): CustomParam {
+  if (!isObject(raw)) throw invalid(field, 'must be an object.');
+  const p = raw as Record<string, unknown>;
+  if (typeof p.name !== 'string' || !/^[A-Za-z0-9_.-]{1,50}$/.test(p.name)) throw invalid(`${field}.name`, 'must be 1 to 50 letters, digits, _ . or -.');
+  const fieldType = p.field_type === undefined ? 'text' : p.field_type;
+  if (typeof fieldType !== 'string' || !CUSTOM_TYPES.includes(fieldType)) throw invalid(`${field}.field_type`, `must be one of ${CUSTOM_TYPES.join(', ')}.`);
+  const out: CustomParam = { name: p.name, field_type: fieldType as CustomParam['field_type'], locked: false, required: false, order: 0 };
+  if (p.value !== undefined && p.value !== null) out.value = text(p.value, `${field}.value`, 200);
+  if (fieldType === 'select') {
+    // The options ride in `value` (the documented form `a|b` or `v:label|w:label`); nothing is preselected.
+    out.options = out.value;
+    out.value = undefined;
+    if (selectChoices(out.options).length === 0) throw invalid(`${field}.value`, 'must list the options of a select, e.g. a|b.');
+  }
+  if (p.label !== undefined) out.label = text(p.label, `${field}.label`, 100);
+  if (p.placeholder !== undefined) out.placeholder = text(p.placeholder, `${field}.placeholder`, 100);
+  if (p.locked !== undefined) out.locked = bool(p.locked, `${field}.locked`);
+  if (p.required !== undefined) out.required = bool(p.required, `${field}.required`);
+  if (p.order !== undefined) {
+    const order = wholeNumber(p.order);
+    if (order === undefined || order > 1000) throw invalid(`${field}.order`, 'must be a whole number up to 1000.');
+    out.order = order;
+  }
+  if (p.pattern !== undefined) {
+    out.pattern = text(p.pattern, `${field}.pattern`, 200);
+    try {
+      new RegExp(out.pattern);
+    } catch {
+      throw invalid(`${field}.pattern`, 'is not a valid regular expression.');
+    }
+  }
   return out;
 }
 

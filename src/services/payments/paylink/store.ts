@@ -33,6 +33,8 @@ export interface TokenRecord {
   bill: Record<string, any> | null;
   guardsEnc: string | null;
   payment: PaymentSummary | null;
+  /** Values the payer entered for custom parameters (at the last attempt). */
+  customValues: Record<string, string>;
   paymentAttempts: number;
   emailResends: number;
   smsResends: number;
@@ -112,6 +114,10 @@ export class PaylinkStore {
       .where((eb) => eb.or([eb('paying_until', 'is', null), eb('paying_until', '<', now)]))
       .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
+  }
+
+  async saveCustomValues(seq: number, values: Record<string, string>): Promise<void> {
+    await this.db.updateTable('payments_paylink_tokens').set({ custom_values: JSON.stringify(values) }).where('seq', '=', seq).execute();
   }
 
   /** Records the outcome of an attempt and releases the reservation; an approval marks the token paid. */
@@ -297,6 +303,7 @@ function toToken(r: any): TokenRecord {
     bill: r.bill ? JSON.parse(r.bill) : null,
     guardsEnc: r.guards_enc ?? null,
     payment: r.payment ? JSON.parse(r.payment) : null,
+    customValues: r.custom_values ? JSON.parse(r.custom_values) : {},
     paymentAttempts: Number(r.payment_attempts),
     emailResends: Number(r.email_resends),
     smsResends: Number(r.sms_resends),

@@ -69,6 +69,7 @@ export class PaylinkTokens {
       bill: bill ? { addressee: bill.addressee, descriptor: bill.descriptor, due: bill.due, memo: bill.memo, emailPaths: bill.emailPaths, smsPaths: bill.smsPaths } : null,
       guardsEnc: sealed.length ? this.deps.ctx.vault.encrypt(JSON.stringify(sealed), `paylink-guards:${token}`) : null,
       payment: null,
+      customValues: {},
       paymentAttempts: 0,
       emailResends: 0,
       smsResends: 0,

@@ -1,6 +1,7 @@
 // The hosted payment page's HTML: the field-guard form, the card form, and outcome pages. Plain forms that work
 // without script; every value is escaped.
 import { escapeHtml as e } from '../../../../core/http/html.ts';
+import { selectChoices, type CustomParam } from '../domain/custom-params.ts';
 import { money } from '../notifications.ts';
 import type { TokenRecord } from '../store.ts';
 import type { SealedGuard } from '../tokens.ts';
@@ -49,6 +50,7 @@ export function paymentPage(t: TokenRecord, merchantName: string, error?: string
   return layout(`Pay ${merchantName}`, `${header(t, merchantName)}
 ${errorBox(error)}
 <form method="post" action="/pay/${e(t.token)}" id="payment-form" autocomplete="on">
+${customFields(t.request.config?.customParams ?? [])}
 <label for="name_on_card">Name on card</label><input id="name_on_card" name="name_on_card" autocomplete="cc-name" maxlength="45">
 <label for="cardnumber">Card number</label><input id="cardnumber" name="cardnumber" inputmode="numeric" autocomplete="cc-number" maxlength="30" required>
 <div class="row"><div><label for="expmonth">Expiry month</label><select id="expmonth" name="expmonth" autocomplete="cc-exp-month">${months}</select></div>
@@ -57,6 +59,26 @@ ${errorBox(error)}
 <label for="postcode">Billing postcode</label><input id="postcode" name="postcode" autocomplete="postal-code" maxlength="16">
 <button type="submit" id="pay">Pay ${e(money(t.amount, t.currency))}</button>
 </form>`);
+}
+
+/** The merchant's custom parameters the payer sees (hidden ones stay on the server), in their `order`. */
+function customFields(params: CustomParam[]): string {
+  return [...params]
+    .filter((p) => p.field_type !== 'hidden')
+    .sort((a, b) => a.order - b.order)
+    .map((p) => {
+      const id = `custom_${e(p.name)}`;
+      const label = `<label for="${id}">${e(p.label ?? p.name)}${p.required ? ' *' : ''}</label>`;
+      const common = `id="${id}" name="${id}"${p.required ? ' required' : ''}${p.locked ? ' readonly' : ''}`;
+      if (p.field_type === 'select') {
+        const options = selectChoices(p.options).map((c) => `<option value="${e(c.value)}">${e(c.label)}</option>`).join('');
+        return `${label}<select ${common}><option value=""></option>${options}</select>`;
+      }
+      const type = p.field_type === 'dob' ? 'date' : 'text';
+      const extra = `${p.value ? ` value="${e(p.value)}"` : ''}${p.placeholder ? ` placeholder="${e(p.placeholder)}"` : ''}${p.pattern ? ` pattern="${e(p.pattern)}"` : ''}`;
+      return `${label}<input type="${type}" ${common}${extra} maxlength="200">`;
+    })
+    .join('\n');
 }
 
 export function messagePage(title: string, message: string, detail?: Record<string, string | number | undefined>): string {
