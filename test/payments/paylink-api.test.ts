@@ -280,6 +280,24 @@ for (const database of DATABASES) {
       assert.equal(await changesCount(), before);
     });
 
+    it('keeps tokens, timelines and upload addresses across a restart', async () => {
+      const res = await api('POST', '/paylink/bill-payment', {
+        request: { amount: 321, identifier: 'BILL-RESTART', merchantid: MID, config: { expire_in: '2d' } },
+        attachments: [{ filename: 'later.pdf', mime_type: 'application/pdf' }],
+      });
+      const { token } = res.body;
+      await api('POST', `/paylink/${token}/adjustment`, { amount: 300 });
+      await t.restart();
+      base = t.url('payments');
+      const status = await api('GET', `/paylink/${token}/status`);
+      assert.equal(status.status, 200, status.text);
+      assert.equal(status.body.amount, 300);
+      assert.deepEqual(status.body.state_history.map((e: any) => e.state), ['TokenCreated', 'AttachmentAwaitingUpload', 'Adjusted']);
+      const upload = new URL(res.body.attachments[0].url);
+      const up = await fetch(`${base}${upload.pathname}`, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: PDF });
+      assert.equal(up.status, 200);
+    });
+
     it('holds an SMS outside the polite window and limits resends', async () => {
       await call(`${t.adminUrl}/clock`, { body: { set: '2026-03-12T21:30:00Z' } });
       const res = await api('POST', '/paylink/bill-payment', {
