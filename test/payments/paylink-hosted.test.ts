@@ -181,6 +181,21 @@ for (const database of DATABASES) {
       assert.equal((await fetch(elsewhere.url)).status, 403);
     });
 
+    it('locks a token for good after more than 20 denials', async () => {
+      const { url, identifier } = await create({ config: { expire_in: '30d', field_guard: [{ name: 'identifier' }] } });
+      // Five denials every 31 minutes never trip the hourly lock, but the 21st denial in total locks for good.
+      for (let round = 0; round < 5; round++) {
+        for (let i = 0; i < 5 && round * 5 + i < 21; i++) assert.equal((await post(`${url}/guard`, { identifier: 'wrong' })).status, 403);
+        await call(`${t.adminUrl}/clock`, { body: { advance: '31m' } });
+      }
+      let res = await post(`${url}/guard`, { identifier: 'wrong' });
+      assert.match(await res.text(), /Too many incorrect attempts\. Please contact the merchant/);
+      await call(`${t.adminUrl}/clock`, { body: { advance: '7d' } });
+      res = await post(`${url}/guard`, { identifier });
+      assert.equal(res.status, 403, 'the right answer no longer opens it');
+      assert.match(await res.text(), /contact the merchant/);
+    });
+
     it('refuses cancelled and expired tokens', async () => {
       const a = await create({});
       await api('PUT', `/paylink/${a.token}/cancel`);
