@@ -144,7 +144,10 @@ describeGateway('payments card-holder accounts', (t, c) => {
     assert.equal((await charge(token, { initiation: 'Z' })).body.code, 'P045');
     const res = await charge(token, { initiation: 'M', cardholder_agreement: 'R', threedsecure: { merchant_termurl: 'https://shop.example/return' } });
     assert.equal(res.body.AuthResponse.authorised, true, 'merchant-initiated charges skip 3-D Secure');
-    const cit = await charge(token, { initiation: 'C', csc: '123', threedsecure: { merchant_termurl: 'https://shop.example/return' } });
+    const unnamed = await charge(token, { initiation: 'C', csc: '123', threedsecure: { merchant_termurl: 'https://shop.example/return' } });
+    assert.deepEqual([unnamed.status, unnamed.body.code], [422, 'C028'], '3-D Secure needs the name on the card');
+    const named = (await register(id, { name_on_card: 'Ada Lovelace' })).body.cards[0].token;
+    const cit = await charge(named, { initiation: 'C', csc: '123', threedsecure: { merchant_termurl: 'https://shop.example/return' } });
     assert.ok(cit.body.RequestChallenged, 'a cardholder-initiated charge may be challenged');
   });
 

@@ -12,7 +12,7 @@ export function parseContact(f: Fields | undefined): ContactDetails | undefined 
   for (const k of ['address1', 'address2', 'address3', 'area', 'company'] as const) set(out, k, f.str(k, { max: 50 }));
   set(out, 'country', f.str('country', { pattern: /^[A-Za-z]{2}$/ })?.toUpperCase());
   set(out, 'email', f.str('email', { max: 254 }));
-  for (const k of ['firstname', 'lastname', 'title'] as const) set(out, k, f.str(k, { max: 1000 }));
+  for (const k of ['firstname', 'lastname', 'title'] as const) set(out, k, f.str(k));
   for (const k of ['mobile_no', 'telephone_no'] as const) set(out, k, f.str(k, { max: 20 }));
   set(out, 'postcode', f.str('postcode', { max: 16 }));
   return out;

@@ -29,7 +29,12 @@ export function processingRoutes(app: FastifyInstance, g: Gateway): void {
     const charge = parseChargeRequest(bodyOf(req, 'ChargeRequest'));
     const merchant = await g.access.merchantFor(caller, charge.merchantid);
     const input = await g.accounts.chargeInput(merchant, charge);
-    const decision = await g.processor.authorise(merchant, input, { source: 'api', requestId: req.id, skipThreeDs: charge.initiation === 'M' });
+    const skipThreeDs = charge.initiation === 'M';
+    // 3-D Secure v2 needs the cardholder's name, which a stored card only has if it was registered with one.
+    if (!skipThreeDs && merchant.threeDSecure && input.threedsecure && input.threedsecure.tds_policy !== '2' && !input.name_on_card) {
+      throw payError(422, 'C028', 'Cardholder name is mandatory for 3-D Secure: register the card with name_on_card', charge.identifier);
+    }
+    const decision = await g.processor.authorise(merchant, input, { source: 'api', requestId: req.id, skipThreeDs });
     return sendDecision(req, reply, decision);
   });
 
