@@ -153,6 +153,34 @@ describe('ACL evaluation', () => {
     assert.equal(a.evaluate('kv/x', 'delete', { data: {} }).allowed, false, 'delete not granted');
   });
 
+  it('finds access anywhere under a mount', () => {
+    const a = acl(['secret/data/app/*', ['read']], ['kv/+/x', ['list']], ['other/exact', ['update']], ['nope/*', ['deny']]);
+    assert.equal(a.hasAccessUnder('secret/'), true);
+    assert.equal(a.hasAccessUnder('secret/data/app/deep/'), true);
+    assert.equal(a.hasAccessUnder('secret/metadata/'), false);
+    assert.equal(a.hasAccessUnder('kv/'), true);
+    assert.equal(a.hasAccessUnder('kv/a/'), true);
+    assert.equal(a.hasAccessUnder('kv/a/y/'), false);
+    assert.equal(a.hasAccessUnder('other/'), true);
+    assert.equal(a.hasAccessUnder('nope/'), false);
+    assert.equal(a.hasAccessUnder('elsewhere/'), false);
+    assert.equal(new Acl([{ name: 'root', rules: [] }]).hasAccessUnder('x/'), true);
+  });
+
+  it('property: access under a prefix agrees with some matching path', () => {
+    const seg = fc.constantFrom('a', 'b', 'ab');
+    const pattern = fc.tuple(fc.array(fc.oneof(seg, fc.constant('+')), { minLength: 1, maxLength: 3 }), fc.boolean()).map(([s, glob]) => s.join('/') + (glob ? '*' : ''));
+    const path = fc.array(seg, { minLength: 1, maxLength: 4 }).map((s) => s.join('/'));
+    fc.assert(
+      fc.property(pattern, path, fc.nat(3), (pat, p, cut) => {
+        const a = acl([pat, ['read']]);
+        const prefix = p.split('/').slice(0, Math.max(1, p.split('/').length - cut)).join('/') + '/';
+        // a witness: the path itself matched and lies under the prefix means access must be found
+        if (p.startsWith(prefix) && a.evaluate(p, 'read').allowed) assert.equal(a.hasAccessUnder(prefix), true);
+      }),
+    );
+  });
+
   it('property: deny on the governing pattern refuses every operation', () => {
     const ops = ['create', 'read', 'update', 'patch', 'delete', 'list', 'help'] as const;
     const caps = fc.subarray(['create', 'read', 'update', 'patch', 'delete', 'list', 'sudo'] as Capability[]);

@@ -71,6 +71,16 @@ for (const database of DATABASES) {
       assert.equal((await v('GET', 'secret/data/app/ro')).body.data.data.v, 'app/ro', 'a denied write changed nothing');
     });
 
+    it('lets any capability under a mount read its ui mount entry (how `vault kv` finds the version)', async () => {
+      let res = await v('GET', 'sys/internal/ui/mounts/secret/app/rw', { token: app });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.data.path, 'secret/');
+      assert.equal(res.body.data.options.version, '2');
+      const plain = (await v('POST', 'auth/token/create', { body: { policies: ['default'] } })).body.auth.client_token;
+      res = await v('GET', 'sys/internal/ui/mounts/secret', { token: plain });
+      assert.equal(res.status, 403);
+    });
+
     it('decides create or update from what exists', async () => {
       assert.equal((await v('POST', 'secret/data/once/a', { token: app, body: { data: { x: 1 } } })).status, 200);
       assert.equal((await v('POST', 'secret/data/once/a', { token: app, body: { data: { x: 2 } } })).status, 403);

@@ -92,6 +92,14 @@ export class Access implements Authorizer {
     return (await this.policies.acl(scoped.tokenNamespace, entry.policies)).capabilities(scoped.path);
   }
 
+  async hasAccessUnder(token: string, ns: Namespace, prefix: string): Promise<boolean> {
+    const entry = await this.tokens.lookup(token);
+    if (!entry) return false;
+    const scoped = await this.#scope(entry, ns, prefix.replace(/^\/+/, ''));
+    if (!scoped) return false;
+    return (await this.policies.acl(scoped.tokenNamespace, entry.policies)).hasAccessUnder(scoped.path);
+  }
+
   async createRootToken(ns: Namespace, id?: string): Promise<string> {
     if (id && (await this.tokens.lookup(id))) return id;
     const now = this.core.clock.now();

@@ -55,5 +55,3 @@ export function createAccessPlugin(): SecretsPlugin {
     },
   };
 }
-
-export const accessPlugin: SecretsPlugin = createAccessPlugin();

@@ -74,6 +74,17 @@ export class Acl {
     return { allowed: true, sudo, root: false, capabilities };
   }
 
+  /**
+   * True when some path at or below `prefix` is granted anything (deny aside): the "any capability on the mount"
+   * rule of sys/internal/ui/mounts/:path.
+   */
+  hasAccessUnder(prefix: string): boolean {
+    if (this.root) return true;
+    const grants = (r: MergedRule) => r.capabilities.size > 0 && !r.capabilities.has('deny');
+    for (const rule of this.#exact.values()) if (grants(rule) && rule.pattern.raw.startsWith(prefix)) return true;
+    return this.#wildcards.some((r) => grants(r) && patternReaches(r.pattern, prefix));
+  }
+
   /** What sys/capabilities-self reports for a path: sorted names, `["root"]` for root, `["deny"]` for nothing. */
   capabilities(path: string): string[] {
     if (this.root) return ['root'];
@@ -81,6 +92,22 @@ export class Acl {
     if (!caps || caps.size === 0 || caps.has('deny')) return ['deny'];
     return [...caps].sort();
   }
+}
+
+/** Can a wildcard pattern match some path that starts with `prefix`? */
+function patternReaches(p: PathPattern, prefix: string): boolean {
+  if (!p.segments) return p.body.startsWith(prefix) || prefix.startsWith(p.body);
+  const want = p.segments;
+  const have = prefix.split('/');
+  // compare the segments both define; the prefix's last segment may be partial
+  for (let i = 0; i < Math.min(want.length, have.length); i++) {
+    const last = i === have.length - 1;
+    const lastOfGlob = p.prefix && i === want.length - 1;
+    if (want[i] === '+') continue;
+    if (last ? !(want[i].startsWith(have[i]) || (lastOfGlob && have[i].startsWith(want[i]))) : lastOfGlob ? !have[i].startsWith(want[i]) : want[i] !== have[i]) return false;
+    if (lastOfGlob) return true;
+  }
+  return p.prefix || have.length <= want.length;
 }
 
 function fromRule(rule: PathRule): MergedRule {
