@@ -1,7 +1,7 @@
 // The secrets listener's Fastify wiring: raw bodies with the size limit, one route for every method and path,
 // the request-header rule, CORS, Vault's response headers, and framework errors in Vault's error format.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SecretsError, type LogicalResponse } from '../contract.ts';
+import { SecretsError } from '../contract.ts';
 import { applyCors, type CorsSettings } from './cors.ts';
 import { renderError, type Rendered } from './envelope.ts';
 import { clientToken, decodeBody, operationOf, queryData, secretsHeader, splitUrl } from './request.ts';
@@ -93,5 +93,3 @@ export function installSecretsHttp(app: FastifyInstance, options: HandlerOptions
     },
   });
 }
-
-export type { LogicalResponse };

@@ -66,7 +66,7 @@ export class Router {
       if (path.split('/').some((segment) => segment.endsWith('.'))) throw new SecretsError(404, `unsupported path`);
       const listing = input.operation === 'list';
       const fullPath = listing && path !== '' && !path.endsWith('/') ? path + '/' : path;
-      const target = await this.#target(namespace, fullPath, input);
+      const target = await this.#target(namespace, fullPath);
       mountType = target.mountType;
       const req: LogicalRequest = {
         id: input.requestId,
@@ -137,7 +137,7 @@ export class Router {
     return { namespace: resolved.namespace, path: resolved.rest };
   }
 
-  async #target(namespace: Namespace, path: string, input: RoutedInput): Promise<Target> {
+  async #target(namespace: Namespace, path: string): Promise<Target> {
     const core = this.#core;
     if (path === 'sys' || path.startsWith('sys/')) {
       const relative = path.slice(4);
@@ -163,7 +163,6 @@ export class Router {
       return { mountPath: '', mountType: '', relativePath: path, storage: core.systemStorage(namespace), unauthenticated: false, rootProtected: false };
     }
     const relativePath = inner.length >= mounted.entry.path.length ? inner.slice(mounted.entry.path.length) : '';
-    void input;
     return {
       mountPath: (auth ? 'auth/' : '') + mounted.entry.path,
       mountType: mounted.entry.type,

@@ -1,6 +1,7 @@
 // sys/mounts (list, enable, read, disable, tune), sys/remount and sys/internal/ui/mounts.
 import { randomUUID } from 'node:crypto';
 import { SecretsError, badRequest, type LogicalRequest, type MountEntry, type MountKind, type Namespace } from '../contract.ts';
+import { parseBool } from '../http/fields.ts';
 import { canonicalMountPath } from './mount-table.ts';
 import type { CoreRoute, SysDeps } from './route.ts';
 
@@ -95,15 +96,16 @@ export function mountRoutes(deps: SysDeps): CoreRoute[] {
         }
         const d = req.data;
         if (d.config !== undefined && (typeof d.config !== 'object' || d.config === null || Array.isArray(d.config))) throw badRequest('config must be a map');
+        if (d.description !== undefined && typeof d.description !== 'string') throw badRequest('description must be a string');
         await core.mounts.mount(req.namespace, 'secret', {
           path,
           type: d.type as string,
-          description: d.description as string | undefined,
+          description: d.description,
           config: d.config as Record<string, unknown> | undefined,
           options: d.options as Record<string, unknown> | undefined,
-          local: d.local,
-          seal_wrap: d.seal_wrap,
-        } as never);
+          local: d.local === undefined ? undefined : parseBool(d.local, 'local'),
+          seal_wrap: d.seal_wrap === undefined ? undefined : parseBool(d.seal_wrap, 'seal_wrap'),
+        });
         return null;
       },
     },
