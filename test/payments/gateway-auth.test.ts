@@ -81,6 +81,17 @@ describeGateway('payments authentication', (t, c) => {
     assert.equal(res.status, 400);
   });
 
+  it('reads form-encoded bodies as text fields', async () => {
+    const form = (path: string, fields: Record<string, string>) =>
+      c.post(path, undefined, { raw: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    let res = await form('/v6/ping', { identifier: 'form-ping' });
+    assert.deepEqual([res.status, res.body.code, res.body.identifier], [200, '044', 'form-ping']);
+    res = await form('/v6/authorise', { amount: '1500', cardnumber: '4000000000000002', expmonth: '12', expyear: '2030', identifier: 'form-auth-1', merchantid: '10001' });
+    assert.equal(res.body.AuthResponse.authorised, true);
+    res = await form('/v6/authorise', { amount: '15.00', cardnumber: '4000000000000002', expmonth: '12', expyear: '2030', identifier: 'form-auth-2', merchantid: '10001' });
+    assert.deepEqual([res.status, res.body.code], [400, 'P005']);
+  });
+
   it('makes API keys from the admin API for manual calls', async () => {
     const res = await call(`${t.adminUrl}/services/payments/clients/${CLIENT}/api-key`, { method: 'POST' });
     assert.equal(res.status, 200);
