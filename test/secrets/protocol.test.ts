@@ -163,7 +163,10 @@ for (const database of DATABASES) {
       let res = await v('sys/internal/ui/mounts/secret/app/one', { token });
       assert.equal(res.status, 200);
       assert.equal(res.body.data.options.version, '2');
-      res = await v('sys/internal/ui/mounts/sys/x', { token });
+      await v('sys/mounts/private', { body: { type: 'kv' } });
+      res = await v('sys/internal/ui/mounts/private/x', { token });
+      assert.equal(res.status, 403, 'no capability anywhere under the mount');
+      res = await v('sys/internal/ui/mounts/nothing/x', { token });
       assert.equal(res.status, 403);
       assert.deepEqual((await v('secret/data/app/one', { token })).body.data.data, { a: 1 });
       res = await v('secret/data/app/one', { token, body: { data: { a: 2 } } });
