@@ -24,7 +24,7 @@ for (const database of DATABASES) {
         let body = '';
         req.on('data', (c) => (body += c));
         req.on('end', () => {
-          postbacks.push({ headers: req.headers, body: JSON.parse(body) });
+          postbacks.push({ headers: req.headers, body: /xml/.test(String(req.headers['content-type'])) ? { xml: body } : JSON.parse(body) });
           res.writeHead(200).end('ok');
         });
       });
@@ -109,6 +109,21 @@ for (const database of DATABASES) {
       const s = await status(token);
       assert.equal(s.is_paid, true);
       assert.equal(s.payment_attempts_count, 1);
+    });
+
+    it('posts back in XML when the token was created in XML', async () => {
+      const created = await call(`${base}/paylink/create`, {
+        method: 'POST',
+        raw: `<PaylinkTokenRequestModel><amount>1500</amount><identifier>XML-POSTBACK-1</identifier><merchantid>${MID}</merchantid><config><postback>${hookUrl}</postback></config></PaylinkTokenRequestModel>`,
+        headers: { 'pay-api-key': caller(t).key(), 'content-type': 'text/xml', accept: 'application/json' },
+      });
+      assert.equal(created.status, 200, created.text);
+      assert.match(await (await post(created.body.url, card)).text(), /Payment complete/);
+      await call(`${t.adminUrl}/outbox/deliver`, { method: 'POST' });
+      const pb = postbacks.find((p) => p.body.xml?.includes('<identifier>XML-POSTBACK-1</identifier>'));
+      assert.ok(pb, 'an XML postback arrived');
+      assert.match(pb.headers['content-type'], /^text\/xml/);
+      assert.match(pb.body.xml, /^<\?xml[^>]*\?><paylinkTransactionResult>.*<authorised>true<\/authorised>.*<\/paylinkTransactionResult>$/s);
     });
 
     it('asks for custom parameters and posts their values back', async () => {

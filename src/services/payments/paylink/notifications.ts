@@ -1,5 +1,6 @@
 // Messages about a token: bill-payment e-mail and SMS (to the outbox; SMS held outside the polite window), the
 // merchant's notification and the payer's receipt after payment, and the postback webhook with the final result.
+import { XMLBuilder } from 'fast-xml-parser';
 import type { Merchant, PaymentsDeps } from '../contract.ts';
 import { isoMs } from '../../../core/time.ts';
 import { politeDeliverAfter } from './domain/notification-rules.ts';
@@ -106,7 +107,15 @@ export class PaylinkNotifier {
         licenceKey,
       );
     }
-    await this.deps.ctx.outbox.enqueue({ service: 'payments', channel: 'webhook', recipient: config.postback, body: JSON.stringify(body), headers: config.passThroughHeaders ?? {}, correlation: t.token });
+    const xml = config.postbackFormat === 'xml';
+    await this.deps.ctx.outbox.enqueue({
+      service: 'payments',
+      channel: 'webhook',
+      recipient: config.postback,
+      body: xml ? postbackXml(body) : JSON.stringify(body),
+      headers: { ...(config.passThroughHeaders ?? {}), 'content-type': xml ? 'text/xml; charset=utf-8' : 'application/json' },
+      correlation: t.token,
+    });
     await this.store.addEvent(t.seq, this.deps.ctx.clock.now(), EV.postbackQueued, 'Postback of the final result queued');
   }
 }
@@ -136,6 +145,14 @@ function postbackFields(r: Record<string, unknown>, t: TokenRecord): Record<stri
     CSCResponse: r.csc_result,
     token: t.token,
   };
+}
+
+const xmlBuilder = new XMLBuilder({ ignoreAttributes: true, format: false, suppressEmptyNode: false, processEntities: true });
+
+/** The postback as XML, under the legacy Paylink root element. */
+function postbackXml(body: Record<string, unknown>): string {
+  const clean = JSON.parse(JSON.stringify(body));
+  return `<?xml version="1.0" encoding="UTF-8"?>${xmlBuilder.build({ paylinkTransactionResult: clean })}`;
 }
 
 /** Minor units shown with two decimals and the currency code (enough for a notification). */

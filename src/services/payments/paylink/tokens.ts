@@ -45,7 +45,8 @@ export class PaylinkTokens {
     return this.deps.ctx.clock.now();
   }
 
-  async create(merchant: Merchant, req: TokenRequest, bill: BillPaymentRequest | undefined, source: string) {
+  /** `format` is the create call's body format: the postback answers in the same one. */
+  async create(merchant: Merchant, req: TokenRequest, bill: BillPaymentRequest | undefined, source: string, format: 'json' | 'xml' = 'json') {
     if (req.currency && req.currency !== merchant.currency) throw payError(422, 'P034', `The merchant account processes ${merchant.currency} only.`, req.identifier);
     const sources = { identifier: req.identifier, cardholder: req.cardholder, customParams: req.config.customParams, passThroughData: req.config.passThroughData };
     const missing = guardsWithoutSource(req.config.guards, sources);
@@ -65,7 +66,7 @@ export class PaylinkTokens {
       state: 'created',
       paid: false,
       expiresAt: config.expiresAt,
-      request: { ...req, config: { ...config, guards: sealed.map(({ value: _v, ...shown }) => shown) } },
+      request: { ...req, config: { ...config, postbackFormat: format, guards: sealed.map(({ value: _v, ...shown }) => shown) } },
       bill: bill ? { addressee: bill.addressee, descriptor: bill.descriptor, due: bill.due, memo: bill.memo, emailPaths: bill.emailPaths, smsPaths: bill.smsPaths } : null,
       guardsEnc: sealed.length ? this.deps.ctx.vault.encrypt(JSON.stringify(sealed), `paylink-guards:${token}`) : null,
       payment: null,

@@ -29,14 +29,14 @@ export function registerMerchantApi(app: FastifyInstance, deps: PaymentsDeps, to
     const caller = await deps.authenticate(req);
     const request = parseTokenRequest(unwrap(deps.bodyOf(req, 'PaylinkTokenRequestModel'), 'PaylinkTokenRequestModel'), now());
     const merchant = await deps.merchantFor(caller, request.merchantid);
-    return deps.send(req, reply, 'PaylinkTokenCreated', await tokens.create(merchant, request, undefined, req.ip));
+    return deps.send(req, reply, 'PaylinkTokenCreated', await tokens.create(merchant, request, undefined, req.ip, wireFormat(req)));
   });
 
   app.post('/paylink/bill-payment', async (req, reply) => {
     const caller = await deps.authenticate(req);
     const bill = parseBillPaymentRequest(unwrap(deps.bodyOf(req, 'PaylinkBillPaymentTokenRequest'), 'PaylinkBillPaymentTokenRequest'), now());
     const merchant = await deps.merchantFor(caller, bill.request.merchantid);
-    return deps.send(req, reply, 'PaylinkTokenCreated', await tokens.create(merchant, bill.request, bill, req.ip));
+    return deps.send(req, reply, 'PaylinkTokenCreated', await tokens.create(merchant, bill.request, bill, req.ip, wireFormat(req)));
   });
 
   app.get('/paylink/:token/status', async (req, reply) => {
@@ -97,4 +97,9 @@ export function registerMerchantApi(app: FastifyInstance, deps: PaymentsDeps, to
     await tokens.resend(token, merchant, unwrap(deps.bodyOf(req, 'PaylinkResendNotificationRequest'), 'PaylinkResendNotificationRequest'));
     return deps.send(req, reply, 'Acknowledgement', deps.ack(req, '001', 'Notification resent', token.identifier));
   });
+}
+
+/** The format of a request body: a postback answers in the format of the create call. */
+function wireFormat(req: FastifyRequest): 'json' | 'xml' {
+  return /xml/i.test(String(req.headers['content-type'] ?? '')) ? 'xml' : 'json';
 }
