@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DATABASES, call, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
+import type { ServiceContext } from '../../src/core/service.ts';
+import { biddingOf } from '../../src/services/bidding/bidding.ts';
 import { eventToJson } from '../../src/services/bidding/domain/events.ts';
 import { simulate } from '../../src/services/bidding/domain/generator.ts';
 import { TOKENS, apiClient, rowTotals, totals, type WireEvent } from './helpers.ts';
@@ -56,9 +58,11 @@ for (const database of DATABASES) {
 }
 
 describe('bidding settings', () => {
-  it('refuses invalid settings at start', async () => {
+  it('refuses invalid settings', () => {
+    // A bare context: settings are checked before anything touches the database.
     for (const settings of [{ timeZone: 'Mars/Olympus' }, { timeZone: 'Asia/Kolkata' }, { accounts: [{ accountId: 'a/b' }] }, { colour: 'red' }]) {
-      await assert.rejects(startTestRuntime({ services: ['bidding'], database: 'sqlite', settings: { bidding: settings } }), /services\.bidding/, JSON.stringify(settings));
+      const ctx = { settings, clock: { now: () => NOW } } as unknown as ServiceContext;
+      assert.throws(() => biddingOf(ctx), /services\.bidding/, JSON.stringify(settings));
     }
   });
 
