@@ -177,6 +177,16 @@ for (const database of DATABASES) {
       assert.equal(res.status, 400);
     });
 
+    it('answers lease calls as Vault does for unknown leases (no engine issues leases)', async () => {
+      let res = await v('sys/leases/renew', { method: 'PUT', body: { lease_id: 'secret/x/abc' } });
+      assert.deepEqual([res.status, res.body.errors], [400, ['lease not found']]);
+      res = await v('sys/leases/lookup', { method: 'PUT', body: { lease_id: 'secret/x/abc' } });
+      assert.deepEqual([res.status, res.body.errors], [400, ['invalid lease']]);
+      res = await v('sys/leases/revoke', { method: 'PUT', body: {} });
+      assert.deepEqual([res.status, res.body.errors], [400, ['missing lease ID']]);
+      assert.equal((await v('sys/leases/revoke', { method: 'PUT', body: { lease_id: 'x' } })).status, 204);
+    });
+
     it('answers ?help=1 with markdown and an OpenAPI document relative to the path', async () => {
       const res = await v('secret/?help=1');
       assert.equal(res.status, 200);

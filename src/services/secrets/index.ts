@@ -13,6 +13,7 @@ import { bootstrapDev, type DevState } from './seal/dev.ts';
 import { ENTRIES_TABLE, storageMigrations } from './storage/physical.ts';
 import { StoreCore } from './sys/core.ts';
 import { corsRoutes } from './sys/cors-routes.ts';
+import { leaseRoutes } from './sys/lease-routes.ts';
 import { mountRoutes } from './sys/mount-routes.ts';
 import { openapiRoutes } from './sys/openapi-routes.ts';
 import type { SysDeps } from './sys/route.ts';
@@ -55,7 +56,7 @@ export const manifest: ServiceManifest = {
       storageType: sqlite ? 'sqlite' : 'postgresql',
       version: SECRETS_VERSION,
     };
-    const routes = [...sealRoutes(deps), ...mountRoutes(deps), ...corsRoutes(deps), ...namespaceRoutes(deps), ...core.pluginRoutes];
+    const routes = [...sealRoutes(deps), ...mountRoutes(deps), ...corsRoutes(deps), ...namespaceRoutes(deps), ...leaseRoutes(), ...core.pluginRoutes];
     routes.push(...openapiRoutes(deps, () => routes));
     installSecretsHttp(app, {
       router: new Router(core, routes),
