@@ -154,6 +154,13 @@ for (const database of DATABASES) {
       assert.equal(res.status, 403);
     });
 
+    it('spends each use once under concurrent requests', async () => {
+      const tok = await create({ policies: ['dev'], num_uses: 3 });
+      const results = await Promise.all(Array.from({ length: 10 }, () => v('GET', 'auth/token/lookup-self', { token: tok.client_token })));
+      assert.equal(results.filter((r) => r.status === 200).length, 3);
+      assert.equal(results.filter((r) => r.status === 403).length, 7);
+    });
+
     it('revokes trees, orphans, by accessor and self', async () => {
       const parent = await create({ policies: ['dev'] });
       const child = await create({}, parent.client_token);

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { safeEqual } from '../../../core/crypto.ts';
 import { badRequest, notFound, type Backend, type BackendContext, type LogicalRequest } from '../contract.ts';
 import type { Access } from './access.ts';
+import { guardedUpdate } from '../token/guarded-update.ts';
 import { addressAllowed, checkCidrs } from './cidr.ts';
 import { dispatch, existence, listResponse, routesHelp, type BackendRoute } from './backend-routes.ts';
 import { boolField, durationField, intField, stringField, stringListField, stringMapField } from './fields.ts';
@@ -218,12 +219,14 @@ export function approleBackend(access: Access, ctx: BackendContext): Backend {
             const secretId = stringField(req.data, 'secret_id');
             if (!secretId) throw badRequest('missing secret_id');
             const hash = await secretHash(secretId);
-            const consumed = await secretIds.locked(`${role.name}/${hash}`, async () => {
+            const key = `${role.name}/${hash}`;
+            const consumed = await secretIds.locked(key, async () => {
               const entry = await liveSecret(role, hash);
-              if (!entry) return undefined;
-              if (entry.numUses === 1) await destroySecret(role.name, entry);
-              else if (entry.numUses > 1) await secretIds.put(`${role.name}/${hash}`, { ...entry, numUses: entry.numUses - 1 });
-              return entry;
+              if (!entry || entry.numUses === 0) return entry;
+              // guarded, so instances racing for the last use cannot both log in
+              const spent = await guardedUpdate<SecretId>(secretIds, key, (cur) => (cur.numUses === 1 ? null : { ...cur, numUses: cur.numUses - 1 }));
+              if (spent?.next === null) await accessors.delete(spent.previous.accessor);
+              return spent?.previous;
             });
             if (!consumed) throw badRequest(INVALID);
             if (!addressAllowed(remote, consumed.cidrList)) throw badRequest(`source address "${remote}" unauthorized by CIDR restrictions on the secret ID`);

@@ -3,6 +3,7 @@
 // clock: an expired token (or one whose parent chain is gone or expired) is revoked with its children and refused.
 import { hmacSha256 } from '../../../core/crypto.ts';
 import type { BarrierStorage, Namespace, SecretsCore, TokenSummary } from '../contract.ts';
+import { guardedUpdate } from './guarded-update.ts';
 import { isExpired, namespaceIdOf, newAccessor, newTokenId, type TokenEntry } from './entry.ts';
 
 interface AccessorIndex {
@@ -94,18 +95,19 @@ export class TokenStore {
     await view?.put(`id/${entry.hash}`, entry);
   }
 
-  /** Counts one use of a limited-use token; the last use marks it spent (refused afterwards). */
+  /**
+   * Counts one use of a limited-use token; the last use marks it spent (refused afterwards). The write is guarded by
+   * the stored revision, so two instances racing for the last use cannot both win.
+   */
   async use(entry: TokenEntry): Promise<TokenEntry | undefined> {
     if (entry.numUses === 0) return entry;
     const view = await this.#view(entry.namespaceId);
     if (!view) return undefined;
-    return view.locked(`id/${entry.hash}`, async () => {
-      const fresh = await view.get<TokenEntry>(`id/${entry.hash}`);
-      if (!fresh || fresh.numUses === -1) return undefined;
-      fresh.numUses = fresh.numUses === 1 ? -1 : fresh.numUses - 1;
-      await view.put(`id/${fresh.hash}`, fresh);
-      return fresh;
-    });
+    const key = `id/${entry.hash}`;
+    const result = await view.locked(key, () =>
+      guardedUpdate(view, key, (fresh: TokenEntry) => (fresh.numUses === -1 ? undefined : { ...fresh, numUses: fresh.numUses === 1 ? -1 : fresh.numUses - 1 })),
+    );
+    return result?.next ?? undefined;
   }
 
   /** Revokes a token and, depth first, every descendant. */
