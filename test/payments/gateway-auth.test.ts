@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { it } from 'node:test';
 import { makeApiKey } from '../../src/services/payments/domain/api-key.ts';
 import { call } from '../helpers/runtime.ts';
-import { authRequest, caller, CLIENT, describeGateway, FOREIGN_MID, LICENCE, OTHER_CLIENT, OTHER_LICENCE } from './support.ts';
+import { authRequest, caller, CLIENT, describeGateway, FOREIGN_MID, LICENCE, MID, OTHER_CLIENT, OTHER_LICENCE } from './support.ts';
 
 const MINUTE = 60_000;
 
@@ -36,6 +36,26 @@ describeGateway('payments authentication', (t, c) => {
     assert.equal(res.status, 403);
     assert.equal(res.body.code, 'S004');
     assert.match(res.body.message, /already been used/);
+  });
+
+  it('refuses a replayed key on authorisations too, also when the first use failed or raced', async () => {
+    const key = c.key();
+    const first = authRequest();
+    assert.equal((await c.post('/v6/authorise', first, { key })).body.AuthResponse.authorised, true);
+    const second = authRequest();
+    let res = await c.post('/v6/authorise', second, { key });
+    assert.deepEqual([res.status, res.body.code], [403, 'S004']);
+    assert.equal((await c.post('/v6/retrieve', { merchantid: MID, identifier: second.identifier })).body.code, 'D023', 'nothing stored');
+
+    const failing = c.key();
+    assert.equal((await c.post('/v6/authorise', authRequest({ amount: 'x' }), { key: failing })).status, 400);
+    res = await c.post('/v6/authorise', authRequest(), { key: failing });
+    assert.deepEqual([res.status, res.body.code], [403, 'S004']);
+
+    const raced = c.key();
+    const results = await Promise.all(Array.from({ length: 5 }, () => c.post('/v6/authorise', authRequest(), { key: raced })));
+    assert.equal(results.filter((r) => r.status === 200).length, 1);
+    assert.ok(results.filter((r) => r.status !== 200).every((r) => r.status === 403 && r.body.code === 'S004'));
   });
 
   it('refuses stale and future keys but accepts one within the window', async () => {

@@ -1,14 +1,24 @@
 // Who may call: the `pay-api-key` header (alias `cp-api-key`), verified against the client's licence key within the
 // TTL window, each nonce accepted once; and whether the caller owns the merchant named in the request.
 import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
-import { payError, type Caller, type Merchant } from './contract.ts';
+import { payError, PaymentsError, type Caller, type Merchant } from './contract.ts';
 import type { Clients } from './clients.ts';
 import { decodeApiKey, verifyApiKey } from './domain/api-key.ts';
 import type { MerchantStore } from './store/merchants.ts';
 import type { NonceStore } from './store/nonces.ts';
 
 const MINUTE = 60_000;
+const REPLAYED_MESSAGE = 'The API key has already been used: make a new key for each request';
+const replayed = () => payError(403, 'S004', REPLAYED_MESSAGE);
+
+/** A verified key's nonce, to be marked used. */
+export interface NonceClaim {
+  clientid: string;
+  nonce: string;
+  expiresAt: number;
+}
 
 export class Access {
   readonly #clients: Clients;
@@ -25,7 +35,15 @@ export class Access {
     this.#ttlMinutes = deps.ttlMinutes;
   }
 
+  /** Checks the key and marks its nonce used (a separate commit). */
   async authenticate(req: FastifyRequest): Promise<Caller> {
+    const { caller, nonce } = await this.verify(req);
+    await this.claim(nonce);
+    return caller;
+  }
+
+  /** Checks the key without marking its nonce used: the caller must `claim` it, or hand it to a write that does. */
+  async verify(req: FastifyRequest): Promise<{ caller: Caller; nonce: NonceClaim }> {
     const header = req.headers['pay-api-key'] ?? req.headers['cp-api-key'];
     const value = Array.isArray(header) ? header[0] : header;
     if (!value) throw payError(401, 'S007', 'Authentication required: send the pay-api-key header');
@@ -33,14 +51,29 @@ export class Access {
     if (!key) throw payError(403, 'S004', 'The API key could not be read');
     const licenceKey = await this.#clients.licenceKeyOf(key.clientid);
     if (licenceKey === undefined) throw payError(403, 'S001', 'Invalid client id');
-    const now = this.#clock.now();
-    const minute = verifyApiKey(key, licenceKey, now, this.#ttlMinutes);
+    const minute = verifyApiKey(key, licenceKey, this.#clock.now(), this.#ttlMinutes);
     if (minute === undefined) throw payError(403, 'S004', 'The API key is invalid or has expired');
-    // Remember the nonce until the key could no longer verify (its minute + TTL, plus the minute itself).
-    const fresh = await this.#nonces.claim(key.clientid, key.nonceHex, minute + (this.#ttlMinutes + 2) * MINUTE, now);
-    if (!fresh) throw payError(403, 'S004', 'The API key has already been used: make a new key for each request');
     const client = (await this.#clients.get(key.clientid))!;
-    return { client, licenceKey };
+    // The nonce is remembered until the key could no longer verify (its minute + TTL, plus the minute itself).
+    return { caller: { client, licenceKey }, nonce: { clientid: key.clientid, nonce: key.nonceHex, expiresAt: minute + (this.#ttlMinutes + 2) * MINUTE } };
+  }
+
+  /** Marks a nonce used, on `db` (a transaction) when given; 403 when it was used already. */
+  async claim(n: NonceClaim, db?: Kysely<any>): Promise<void> {
+    if (!(await this.#nonces.claim(n.clientid, n.nonce, n.expiresAt, this.#clock.now(), db))) throw replayed();
+  }
+
+  /**
+   * Runs a write whose transaction claims `nonce` first (one commit for both). When it fails before committing, the
+   * nonce is claimed on its own, so a failed request cannot be replayed either.
+   */
+  async withNonce<T>(nonce: NonceClaim, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (!(err instanceof PaymentsError && err.message === REPLAYED_MESSAGE)) await this.claim(nonce);
+      throw err;
+    }
   }
 
   /** The merchant if the caller owns it; unknown and foreign merchants look the same (403). */

@@ -36,6 +36,8 @@ export interface ProcessorDeps {
 export interface AuthOptions {
   source: PaymentSource;
   requestId: string;
+  /** Marks the API key's nonce used inside the authorisation's transaction (one commit for both). */
+  claimNonce?: (trx: Kysely<any>) => Promise<void>;
   /** Merchant-initiated charges skip 3-D Secure. */
   skipThreeDs?: boolean;
 }
@@ -101,6 +103,7 @@ export class Processor {
     const holdsSlot = decided.result === 1 || decided.trans_status === 'H';
 
     return d.db.transaction().execute(async (trx): Promise<Decision> => {
+      await options.claimNonce?.(trx);
       const duplicates = new DuplicateGuard(trx);
       if (dupKey) {
         const expiresAt = now + merchant.duplicateWindowSeconds * 1000;

@@ -17,24 +17,30 @@ function txRef(f: Fields): TxRef {
 }
 
 export function processingRoutes(app: FastifyInstance, g: Gateway): void {
+  // Authorisations and charges mark the key's nonce used in their own transaction: one commit per request.
   app.post('/v6/authorise', async (req, reply) => {
-    const caller = await g.access.authenticate(req);
-    const input = parseAuthRequest(bodyOf(req, 'AuthRequest'));
-    const merchant = await g.access.merchantFor(caller, input.merchantid);
-    return sendDecision(req, reply, await g.processor.authorise(merchant, input, { source: 'api', requestId: req.id }));
+    const { caller, nonce } = await g.access.verify(req);
+    const decision = await g.access.withNonce(nonce, async () => {
+      const input = parseAuthRequest(bodyOf(req, 'AuthRequest'));
+      const merchant = await g.access.merchantFor(caller, input.merchantid);
+      return g.processor.authorise(merchant, input, { source: 'api', requestId: req.id, claimNonce: (trx) => g.access.claim(nonce, trx) });
+    });
+    return sendDecision(req, reply, decision);
   });
 
   app.post('/v6/charge', async (req, reply) => {
-    const caller = await g.access.authenticate(req);
-    const charge = parseChargeRequest(bodyOf(req, 'ChargeRequest'));
-    const merchant = await g.access.merchantFor(caller, charge.merchantid);
-    const input = await g.accounts.chargeInput(merchant, charge);
-    const skipThreeDs = charge.initiation === 'M';
-    // 3-D Secure v2 needs the cardholder's name, which a stored card only has if it was registered with one.
-    if (!skipThreeDs && merchant.threeDSecure && input.threedsecure && input.threedsecure.tds_policy !== '2' && !input.name_on_card) {
-      throw payError(422, 'C028', 'Cardholder name is mandatory for 3-D Secure: register the card with name_on_card', charge.identifier);
-    }
-    const decision = await g.processor.authorise(merchant, input, { source: 'api', requestId: req.id, skipThreeDs });
+    const { caller, nonce } = await g.access.verify(req);
+    const decision = await g.access.withNonce(nonce, async () => {
+      const charge = parseChargeRequest(bodyOf(req, 'ChargeRequest'));
+      const merchant = await g.access.merchantFor(caller, charge.merchantid);
+      const input = await g.accounts.chargeInput(merchant, charge);
+      const skipThreeDs = charge.initiation === 'M';
+      // 3-D Secure v2 needs the cardholder's name, which a stored card only has if it was registered with one.
+      if (!skipThreeDs && merchant.threeDSecure && input.threedsecure && input.threedsecure.tds_policy !== '2' && !input.name_on_card) {
+        throw payError(422, 'C028', 'Cardholder name is mandatory for 3-D Secure: register the card with name_on_card', charge.identifier);
+      }
+      return g.processor.authorise(merchant, input, { source: 'api', requestId: req.id, skipThreeDs, claimNonce: (trx) => g.access.claim(nonce, trx) });
+    });
     return sendDecision(req, reply, decision);
   });
 

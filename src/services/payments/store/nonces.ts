@@ -11,9 +11,9 @@ export class NonceStore {
     this.#db = db;
   }
 
-  /** Records a nonce; false when it was already used (and has not yet expired). */
-  async claim(clientid: string, nonce: string, expiresAt: number, nowMs: number): Promise<boolean> {
-    if (++this.#inserts % PURGE_EVERY === 0) await this.#db.deleteFrom('payments_nonces').where('expires_at', '<', nowMs).execute();
-    return claimExpiringSlot(this.#db, 'payments_nonces', { clientid, nonce }, expiresAt, nowMs);
+  /** Records a nonce (on `db`, a transaction, when given); false when it was already used and has not yet expired. */
+  async claim(clientid: string, nonce: string, expiresAt: number, nowMs: number, db: Kysely<any> = this.#db): Promise<boolean> {
+    if (++this.#inserts % PURGE_EVERY === 0) await db.deleteFrom('payments_nonces').where('expires_at', '<', nowMs).execute();
+    return claimExpiringSlot(db, 'payments_nonces', { clientid, nonce }, expiresAt, nowMs);
   }
 }
