@@ -111,6 +111,12 @@ for (const database of DATABASES) {
       assert.equal(s.payment_attempts_count, 1);
     });
 
+    it('delivers a sync postback before answering the payer', async () => {
+      const { url, identifier } = await create({ config: { postback: hookUrl, postback_policy: 'sync' } });
+      assert.match(await (await post(url, card)).text(), /Payment complete/);
+      assert.ok(postbacks.some((p) => p.body.identifier === identifier), 'already delivered when the page came back');
+    });
+
     it('posts back in XML when the token was created in XML', async () => {
       const created = await call(`${base}/paylink/create`, {
         method: 'POST',

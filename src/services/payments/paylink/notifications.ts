@@ -117,6 +117,8 @@ export class PaylinkNotifier {
       correlation: t.token,
     });
     await this.store.addEvent(t.seq, this.deps.ctx.clock.now(), EV.postbackQueued, 'Postback of the final result queued');
+    // `sync`: one delivery attempt before the payer's browser is answered; a failure falls back to the retries.
+    if (config.postbackPolicy === 'sync') await this.deps.ctx.outbox.deliverDue();
   }
 }
 
