@@ -55,6 +55,18 @@ for (const database of DATABASES) {
       assert.equal((await v('sys/seal-status', { token: null })).body.sealed, false);
       assert.equal((await v('secret/data/again', { body: { data: { c: 3 } } })).status, 200);
     });
+
+    it('seals with an audit device enabled and unseals with the kept dev share', async () => {
+      const log = join(t.dataDir, 'audit.log');
+      assert.equal((await v('sys/audit/file', { method: 'PUT', body: { type: 'file', options: { file_path: log } } })).status, 204);
+      assert.equal((await v('sys/seal', { method: 'PUT' })).status, 204);
+      assert.equal((await v('secret/data/again')).status, 503);
+      const kept = JSON.parse(readFileSync(join(t.dataDir, 'secrets-dev.json'), 'utf8'));
+      const res = await v('sys/unseal', { method: 'PUT', body: { key: kept.unseal_key }, token: null });
+      assert.equal(res.body.sealed, false);
+      assert.deepEqual((await v('secret/data/again')).body.data.data, { c: 3 });
+      assert.match(readFileSync(log, 'utf8'), /sys\/seal/);
+    });
   });
 }
 

@@ -110,10 +110,11 @@ export class Router {
       try {
         res = target.route ? await target.route.route.handle(req, target.route.match) : await target.backend!.handle(req);
       } catch (err) {
-        if (auditor) await auditor.logResponse(req, null, err instanceof SecretsError ? err : new SecretsError(500, 'internal error'));
+        if (auditor && !this.#core.barrier.sealed) await auditor.logResponse(req, null, err instanceof SecretsError ? err : new SecretsError(500, 'internal error'));
         throw err;
       }
-      await auditor?.logResponse(req, res);
+      // sys/seal closes the barrier behind the request it answers; its response cannot be audited any more.
+      if (auditor && !this.#core.barrier.sealed) await auditor.logResponse(req, res);
       return render(input.requestId, res, mountType);
     } catch (err) {
       if (err instanceof SecretsError) return renderError(input.requestId, err, mountType);
