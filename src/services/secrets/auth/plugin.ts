@@ -11,47 +11,36 @@ import { approleBackend } from './approle.ts';
 import { sysAuthRoutes } from './sys-auth-routes.ts';
 import { userpassBackend } from './userpass.ts';
 
+/** One plugin per running service (the core creates it at register time), installed on that service's core. */
 export function createAccessPlugin(): SecretsPlugin {
-  // Each store core gets its own state (two runtimes may share this module); backends find theirs by core.
-  const byCore = new WeakMap<SecretsCore, { access: Access; auditor: FileAuditor }>();
-  let latest: { access: Access; auditor: FileAuditor } | undefined;
-  const stateOf = (core: SecretsCore) => {
-    const state = byCore.get(core);
-    if (!state) throw new Error('the access plugin is not installed on this core');
-    return state.access;
+  let state: { access: Access; auditor: FileAuditor } | undefined;
+  const installed = () => {
+    if (!state) throw new Error('the access plugin is not installed yet');
+    return state;
   };
-  const current = () => {
-    if (!latest) throw new Error('the access plugin is not installed yet');
-    return latest;
-  };
+  const access = () => installed().access;
   return {
     credentialBackends: {
-      token: (ctx) => tokenBackend(stateOf(ctx.core), ctx),
-      userpass: (ctx) => userpassBackend(stateOf(ctx.core), ctx),
-      approle: (ctx) => approleBackend(stateOf(ctx.core), ctx),
+      token: (ctx) => tokenBackend(access(), ctx),
+      userpass: (ctx) => userpassBackend(access(), ctx),
+      approle: (ctx) => approleBackend(access(), ctx),
     },
-    /** Read by the core right after `install`, so the routes are bound to that core's state. */
-    get systemRoutes() {
-      const { access, auditor } = current();
-      return [...sysAuthRoutes(() => access), ...policyRoutes(() => access), ...capabilitiesRoutes(() => access), ...auditRoutes(() => auditor)];
-    },
+    systemRoutes: [...sysAuthRoutes(access), ...policyRoutes(access), ...capabilitiesRoutes(access), ...auditRoutes(() => installed().auditor)],
     install(core: SecretsCore) {
-      latest = { access: new Access(core), auditor: new FileAuditor(core) };
-      const auditor = latest.auditor;
-      latest.access.onDenied = (req, err) => auditor.logDenied(req, err);
-      byCore.set(core, latest);
-      return { authorizer: latest.access, auditor: latest.auditor };
+      const auditor = new FileAuditor(core);
+      const authorizer = new Access(core);
+      authorizer.onDenied = (req, err) => auditor.logDenied(req, err);
+      state = { access: authorizer, auditor };
+      return { authorizer, auditor };
     },
     async onNamespace(ns) {
-      const { access, auditor } = current();
-      await access.policies.seed(ns);
-      access.policies.invalidate();
-      auditor.reset();
+      await access().policies.seed(ns);
+      access().policies.invalidate();
+      installed().auditor.reset();
     },
     async onNamespaceDeleted(ns) {
-      const { access } = current();
-      await access.tokens.purgeNamespace(ns);
-      access.policies.invalidate();
+      await access().tokens.purgeNamespace(ns);
+      access().policies.invalidate();
     },
   };
 }
