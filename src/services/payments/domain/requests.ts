@@ -77,20 +77,26 @@ function parseCommon(f: Fields) {
   };
 }
 
-export function parseAuthRequest(raw: RawBody): AuthInput {
-  const f = new Fields(raw);
+/** The card of AuthRequest and RegisterCard: number (non-digits stripped, 12 to 22 digits) and expiry. */
+export function parseCard(f: Fields): { cardnumber: string; expmonth: number; expyear: number } {
   const rawPan = f.str('cardnumber', { required: true, missing: 'C003', invalid: 'C001', max: 64, long: 'C004' })!;
   const cardnumber = rawPan.replace(/\D/g, '');
   if (cardnumber.length === 0) throw payError(400, 'C001', 'Card number is not numeric');
   if (cardnumber.length < 12 || cardnumber.length > 22) throw payError(400, 'C004', 'Card number must have 12 to 22 digits');
-  const expmonth = f.int('expmonth', { required: true, missing: 'C010', invalid: 'C007', min: 1, max: 12 })!;
-  const expyear = f.int('expyear', { required: true, missing: 'C010', invalid: 'C008', min: 2000, max: 2100 })!;
+  return {
+    cardnumber,
+    expmonth: f.int('expmonth', { required: true, missing: 'C010', invalid: 'C007', min: 1, max: 12 })!,
+    expyear: f.int('expyear', { required: true, missing: 'C010', invalid: 'C008', min: 2000, max: 2100 })!,
+  };
+}
+
+export function parseAuthRequest(raw: RawBody): AuthInput {
+  const f = new Fields(raw);
+  const card = parseCard(f);
   const common = parseCommon(f);
   return strip({
     ...common,
-    cardnumber,
-    expmonth,
-    expyear,
+    ...card,
     bill_to: parseContact(f.obj('bill_to')),
     ship_to: parseContact(f.obj('ship_to')),
     name_on_card: f.str('name_on_card', { min: 2, max: 45 }),

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ACCOUNT_ID } from '../accounts.ts';
 import { payError, type Caller } from '../contract.ts';
 import { Fields } from '../domain/fields.ts';
-import { parseContact } from '../domain/requests.ts';
+import { parseCard, parseContact } from '../domain/requests.ts';
 import type { Gateway } from '../gateway.ts';
 import { ack, bodyOf, send } from '../http.ts';
 
@@ -68,14 +68,8 @@ export function accountRoutes(app: FastifyInstance, g: Gateway): void {
     const caller = await g.access.authenticate(req);
     const accountId = accountIdOf(param(req, 'accountid'));
     const f = new Fields(bodyOf(req, 'RegisterCard'));
-    const rawPan = f.str('cardnumber', { required: true, missing: 'C003', invalid: 'C001', max: 64, long: 'C004' })!;
-    const cardnumber = rawPan.replace(/\D/g, '');
-    if (cardnumber.length === 0) throw payError(400, 'C001', 'Card number is not numeric');
-    if (cardnumber.length < 12 || cardnumber.length > 22) throw payError(400, 'C004', 'Card number must have 12 to 22 digits');
     const input = {
-      cardnumber,
-      expmonth: f.int('expmonth', { required: true, missing: 'C010', invalid: 'C007', min: 1, max: 12 })!,
-      expyear: f.int('expyear', { required: true, missing: 'C010', invalid: 'C008', min: 2000, max: 2100 })!,
+      ...parseCard(f),
       default: f.bool('default'),
       name_on_card: f.str('name_on_card', { min: 2, max: 45 }),
     };
