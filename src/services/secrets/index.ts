@@ -18,6 +18,8 @@ import { mountRoutes } from './sys/mount-routes.ts';
 import { openapiRoutes } from './sys/openapi-routes.ts';
 import type { SysDeps } from './sys/route.ts';
 import { sealRoutes } from './sys/seal-routes.ts';
+import { Wrapping } from './sys/wrapping.ts';
+import { wrappingRoutes } from './sys/wrapping-routes.ts';
 
 export const SECRETS_VERSION = '1.17.0';
 
@@ -56,10 +58,19 @@ export const manifest: ServiceManifest = {
       storageType: sqlite ? 'sqlite' : 'postgresql',
       version: SECRETS_VERSION,
     };
-    const routes = [...sealRoutes(deps), ...mountRoutes(deps), ...corsRoutes(deps), ...namespaceRoutes(deps), ...leaseRoutes(), ...core.pluginRoutes];
+    const wrapping = new Wrapping(core);
+    const routes = [
+      ...sealRoutes(deps),
+      ...mountRoutes(deps),
+      ...corsRoutes(deps),
+      ...namespaceRoutes(deps),
+      ...leaseRoutes(),
+      ...wrappingRoutes(wrapping),
+      ...core.pluginRoutes,
+    ];
     routes.push(...openapiRoutes(deps, () => routes));
     installSecretsHttp(app, {
-      router: new Router(core, routes),
+      router: new Router(core, routes, wrapping),
       cors,
       bodyLimit: settings.maxRequestSize,
       requireRequestHeader: settings.requireRequestHeader,

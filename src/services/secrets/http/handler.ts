@@ -6,6 +6,7 @@ import { applyCors, type CorsSettings } from './cors.ts';
 import { renderError, type Rendered } from './envelope.ts';
 import { clientToken, decodeBody, operationOf, queryData, secretsHeader, splitUrl } from './request.ts';
 import type { Router } from './router.ts';
+import { wrapTtlOf } from '../sys/wrapping.ts';
 
 export interface HandlerOptions {
   router: Router;
@@ -68,7 +69,7 @@ export function installSecretsHttp(app: FastifyInstance, options: HandlerOptions
         const url = splitUrl(req.url);
         if (!url) return send(reply, { status: 404, body: { errors: [] } }, extra);
         if (req.method === 'OPTIONS') throw new SecretsError(405, []);
-        if (secretsHeader(req.headers, 'wrap-ttl') !== undefined) throw new SecretsError(400, 'response wrapping is not supported by this server');
+        const wrapTtl = wrapTtlOf(req.headers);
         const operation = operationOf(req.method, req.headers, url.query);
         const writes = req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH';
         const data = writes ? decodeBody(req.body as Buffer | undefined, req.headers['content-type']) : queryData(url.query);
@@ -82,6 +83,7 @@ export function installSecretsHttp(app: FastifyInstance, options: HandlerOptions
           data,
           query: url.query,
           clientToken: clientToken(req.headers),
+          wrapTtl,
           headers,
           connection: { remoteAddress: req.socket.remoteAddress ?? '', tls: Boolean((req.socket as { encrypted?: boolean }).encrypted) },
         });

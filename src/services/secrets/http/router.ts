@@ -17,6 +17,7 @@ import { ROOT_NAMESPACE, canonicalNamespacePath } from '../namespaces/registry.t
 import type { StoreCore } from '../sys/core.ts';
 import type { CoreRoute } from '../sys/route.ts';
 import { render, renderError, type Rendered } from './envelope.ts';
+import type { Wrapping } from '../sys/wrapping.ts';
 import { helpResponse } from './help.ts';
 
 /** What the HTTP layer hands over: the operation before the existence check (`write` = POST/PUT). */
@@ -30,6 +31,8 @@ export interface RoutedInput {
   clientToken: string;
   headers: Record<string, string>;
   connection: ConnectionInfo;
+  /** Seconds from X-Secrets-Wrap-TTL: the response is wrapped when it carries data or auth. */
+  wrapTtl?: number;
 }
 
 /** `*` only as the last character is a prefix match; otherwise exact. */
@@ -52,10 +55,12 @@ interface Target {
 export class Router {
   readonly #core: StoreCore;
   readonly #routes: Array<CoreRoute | SystemRoute>;
+  readonly #wrapping: Wrapping;
 
-  constructor(core: StoreCore, routes: Array<CoreRoute | SystemRoute>) {
+  constructor(core: StoreCore, routes: Array<CoreRoute | SystemRoute>, wrapping: Wrapping) {
     this.#core = core;
     this.#routes = routes;
+    this.#wrapping = wrapping;
   }
 
   async handle(input: RoutedInput): Promise<Rendered> {
@@ -115,6 +120,9 @@ export class Router {
       }
       // sys/seal closes the barrier behind the request it answers; its response cannot be audited any more.
       if (auditor && !this.#core.barrier.sealed) await auditor.logResponse(req, res);
+      if (input.wrapTtl && res && !res.raw && !res.wrapInfo && (res.data != null || res.auth != null)) {
+        res = { wrapInfo: await this.#wrapping.wrap(namespace, res, input.wrapTtl, fullPath) };
+      }
       return render(input.requestId, res, mountType);
     } catch (err) {
       if (err instanceof SecretsError) return renderError(input.requestId, err, mountType);

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import nodeVault from 'node-vault';
+import { DATABASES, call, type TestRuntime } from '../helpers/runtime.ts';
+import { ROOT, startSecrets, vault } from './helpers.ts';
+
+for (const database of DATABASES) {
+  describe(`secrets response wrapping (${database})`, () => {
+    let t: TestRuntime;
+    let v: ReturnType<typeof vault>;
+    before(async () => {
+      t = await startSecrets(database, {}, 'manual');
+      v = vault(t);
+      await v('secret/data/w', { body: { data: { secret: 'inside' } } });
+    });
+    after(async () => t.close());
+
+    it('wraps a read behind a single-use token that unwraps once', async () => {
+      const res = await v('secret/data/w', { headers: { 'x-vault-wrap-ttl': '5m' } });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.data, null);
+      const info = res.body.wrap_info;
+      assert.equal(info.ttl, 300);
+      assert.equal(info.creation_path, 'secret/data/w');
+      assert.match(info.token, /^hvs\./);
+      const lookup = await v('sys/wrapping/lookup', { body: { token: info.token }, token: null });
+      assert.equal(lookup.body.data.creation_ttl, 300);
+      const unwrapped = await v('sys/wrapping/unwrap', { method: 'PUT', token: info.token });
+      assert.deepEqual(unwrapped.body.data.data, { secret: 'inside' });
+      const again = await v('sys/wrapping/unwrap', { body: { token: info.token }, token: null });
+      assert.deepEqual([again.status, again.body.errors], [400, ['wrapping token is not valid or does not exist']]);
+    });
+
+    it('wraps arbitrary data through sys/wrapping/wrap and node-vault unwraps it', async () => {
+      const res = await v('sys/wrapping/wrap', { body: { a: 'b' }, headers: { 'x-secrets-wrap-ttl': '60' } });
+      assert.equal(res.body.wrap_info.ttl, 60);
+      const client = nodeVault({ endpoint: t.url('secrets'), token: ROOT });
+      const out = await client.unwrap({ token: res.body.wrap_info.token });
+      assert.deepEqual(out.data, { a: 'b' });
+    });
+
+    it('expires wrapping tokens with the clock and refuses negative TTLs', async () => {
+      const res = await v('secret/data/w', { headers: { 'x-vault-wrap-ttl': '1m' } });
+      const token = res.body.wrap_info.token;
+      await call(`${t.adminUrl}/clock`, { body: { advance: '2m' } });
+      assert.equal((await v('sys/wrapping/unwrap', { body: { token }, token: null })).status, 400);
+      const negative = await v('secret/data/w', { headers: { 'x-vault-wrap-ttl': '-5m' } });
+      assert.equal(negative.status, 400);
+      assert.equal((await v('sys/wrapping/wrap', { body: {} })).status, 400);
+    });
+  });
+}
