@@ -33,6 +33,7 @@ export class Jobs {
   /** Lease times are wall-clock: they measure process liveness, not domain time, which a manual clock may freeze. */
   readonly #wallNow: () => number;
   readonly #pass = new SingleFlight<number>();
+  #completed = 0;
 
   constructor(db: Kysely<any>, clock: Clock, log: Logger, wallNow: () => number) {
     this.#db = db;
@@ -105,9 +106,14 @@ export class Jobs {
     return (await q.execute()).map((r) => ({ ...toJob(r), status: r.status, recur: r.recur, lastError: r.last_error }));
   }
 
+  /** How many jobs this instance has run since it started (a caller diffs it around an action). */
+  get completed(): number {
+    return this.#completed;
+  }
+
   /** Runs every job that is due now, one at a time; resolves with how many ran. Concurrent calls share one pass. */
-  runDue(): Promise<number> {
-    return this.#pass.run(() => this.#drain());
+  runDue(options: { fresh?: boolean } = {}): Promise<number> {
+    return options.fresh ? this.#pass.runFresh(() => this.#drain()) : this.#pass.run(() => this.#drain());
   }
 
   async #drain(): Promise<number> {
@@ -117,6 +123,7 @@ export class Jobs {
       if (!job) return ran;
       await this.#run(job);
       ran++;
+      this.#completed++;
     }
   }
 

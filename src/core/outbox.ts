@@ -86,8 +86,8 @@ export class Outbox {
   }
 
   /** Delivers every message that is due; resolves with how many were attempted. Concurrent calls share one pass. */
-  deliverDue(): Promise<number> {
-    return this.#pass.run(() => this.#drain());
+  deliverDue(options: { fresh?: boolean } = {}): Promise<number> {
+    return options.fresh ? this.#pass.runFresh(() => this.#drain()) : this.#pass.run(() => this.#drain());
   }
 
   async #drain(): Promise<number> {

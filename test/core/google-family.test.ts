@@ -147,3 +147,18 @@ describe('Google-style family', () => {
     assert.throws(() => decodePageToken('garbage!', 'list:a'), /Invalid page token/);
   });
 });
+
+describe('listener framework errors', () => {
+  it('answers an undecodable URL in the family envelope', async () => {
+    const app = createListener({ name: 'fw', log: pino({ level: 'silent' }) });
+    installGoogleFamily(app);
+    app.get('/v1/things/:id', async () => ({}));
+    await app.ready();
+    const res = await app.inject({ method: 'GET', url: '/v1/things/%E0%A4%A' });
+    assert.equal(res.statusCode, 400);
+    const body = JSON.parse(res.body);
+    assert.equal(body.error.code, 400);
+    assert.equal(body.error.status, 'INVALID_ARGUMENT');
+    await app.close();
+  });
+});

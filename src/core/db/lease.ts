@@ -40,4 +40,13 @@ export class SingleFlight<T> {
     });
     return this.#running;
   }
+
+  /**
+   * Like `run`, but never joins a pass that was already under way when called: it waits for that one, then runs
+   * (or joins a pass that started after this call). Use it when the work must see a change made just before.
+   */
+  async runFresh(work: () => Promise<T>): Promise<T> {
+    if (this.#running) await this.#running.catch(() => undefined);
+    return this.run(work);
+  }
 }

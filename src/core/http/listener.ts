@@ -27,10 +27,17 @@ export function createListener(options: ListenerOptions): FastifyInstance {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: 2048 },
+    // A schema's `additionalProperties: false` must reject unknown fields, not silently drop them.
+    ajv: { customOptions: { removeAdditional: false } },
+    // Errors raised before routing (an undecodable URL) go to the error handler the family installed, so they
+    // answer in that API's envelope.
+    frameworkErrors: (error: Error, req: any, reply: any) => app.errorHandler(error as any, req, reply),
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
     ...(options.https ? { https: options.https } : {}),
   };
-  const app = Fastify(fastifyOptions) as unknown as FastifyInstance;
+  // eslint-disable-next-line prefer-const -- read by frameworkErrors, which runs only after construction
+  let app: FastifyInstance;
+  app = Fastify(fastifyOptions) as unknown as FastifyInstance;
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
