@@ -73,6 +73,15 @@ describeGateway('payments data at rest', (t, c, database) => {
     assert.deepEqual(res.body.merchants.map((m: any) => m.merchantid), [10001, 20002, 30003]);
   });
 
+  it('resets to the seeded clients and merchants, with the batch jobs armed again', async () => {
+    const a = (await c.post('/v6/authorise', authRequest())).body.AuthResponse;
+    assert.equal((await call(`${t.adminUrl}/reset`, { body: { service: 'payments' } })).status, 200);
+    assert.equal((await c.post('/v6/retrieve', { merchantid: MID, transno: a.transno })).body.code, 'D022');
+    assert.equal((await c.post('/v6/authorise', authRequest())).body.AuthResponse.transno, 1);
+    const jobs = await t.rt.jobs.list('payments');
+    assert.deepEqual(jobs.map((j) => j.key).sort(), ['payments-batch-10001', 'payments-batch-20002', 'payments-batch-30003']);
+  });
+
   it('lists the development client in the start table', async () => {
     const s = t.rt.services.get('payments')!;
     const hints = await s.manifest.credentials!(s.ctx);
