@@ -47,12 +47,18 @@ describeGateway('payments capture, void, refund, retrieve', (t, c) => {
     assert.equal((await c.post('/v6/capture', { merchantid: MID, transno: 1, amount: -5 })).body.code, 'P005');
   });
 
-  it('refuses a capture after 7 days (T003)', async () => {
+  it('refuses a capture after 7 days (T003) and expires the pre-authorisation at the next close', async () => {
     const pre = await sale({ pre_auth: true });
     await clock('169h');
     const res = await c.post('/v6/capture', { merchantid: MID, transno: pre.transno });
     assert.deepEqual([res.status, res.body.code], [422, 'T003']);
     assert.equal((await retrieve(pre.transno)).trans_status, 'P');
+    // The next midnight close expires it.
+    await clock('12h');
+    const expired = await retrieve(pre.transno);
+    assert.deepEqual([expired.trans_status, expired.result], ['E', 'Expired']);
+    assert.equal((await c.post('/v6/capture', { merchantid: MID, transno: pre.transno })).body.code, 'T003');
+    assert.equal((await c.post('/v6/void', { merchantid: MID, transno: pre.transno })).body.code, 'T009');
   });
 
   it('voids a sale once', async () => {

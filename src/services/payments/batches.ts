@@ -1,10 +1,12 @@
 // Settlement batches: at 00:00 in each merchant's time zone the day's open transactions close into a batch (they can
-// no longer be voided); the batch closed the day before is then settled. Reports page through them.
+// no longer be voided); the batch closed the day before is then settled, and pre-authorisations older than 7 days
+// expire. Reports page through them.
 import type { Clock } from '../../core/clock.ts';
 import type { Jobs } from '../../core/jobs.ts';
 import { zoneOffsetMs } from '../../core/time.ts';
 import { payError, type Merchant } from './contract.ts';
 import { displayAmount } from './domain/money.ts';
+import { CAPTURE_WINDOW_MS } from './domain/transaction-states.ts';
 import type { BatchOrder, BatchRow, BatchStore } from './store/batches.ts';
 import type { MerchantStore } from './store/merchants.ts';
 import type { TransactionStore } from './store/transactions.ts';
@@ -56,6 +58,7 @@ export class Batches {
       await this.#transactions.settleBatch(merchantid, b.batch_no, now);
       await this.#batches.markSettled(merchantid, b.batch_no);
     }
+    await this.#transactions.expirePreAuths(merchantid, cutoff - CAPTURE_WINDOW_MS, now);
     if ((await this.#transactions.countOpen(merchantid, cutoff)) === 0) return undefined;
     const batchNo = await this.#merchants.nextBatchNo(merchantid);
     await this.#transactions.assignToBatch(merchantid, batchNo, cutoff, now);

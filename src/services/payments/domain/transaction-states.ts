@@ -1,8 +1,9 @@
 // The transaction state machine. trans_status letters are the API's: H awaiting 3-D Secure, P pre-authorised,
-// O open for settlement, A assigned to a batch, S settled, C cancelled (voided), D declined, R rejected.
+// O open for settlement, A assigned to a batch, S settled, C cancelled (voided), D declined, R rejected,
+// E expired (a pre-authorisation not captured within 7 days).
 // Each check answers undefined when the operation may proceed, else the documented refusal.
 
-export type TransStatus = 'H' | 'P' | 'O' | 'A' | 'S' | 'C' | 'D' | 'R';
+export type TransStatus = 'H' | 'P' | 'O' | 'A' | 'S' | 'C' | 'D' | 'R' | 'E';
 /** S sale, P pre-authorisation (captured or not), R refund. */
 export type TransType = 'S' | 'P' | 'R';
 
@@ -36,6 +37,8 @@ export function captureRefusal(tx: TxView, nowMs: number, amount: number): Refus
       return { code: 'T011', message: 'Transaction already completed' };
     case 'C':
       return { code: 'T009', message: 'Transaction already cancelled' };
+    case 'E':
+      return { code: 'T003', message: 'Invalid capture: the pre-authorisation has expired' };
     default:
       return NOT_AUTHORISED;
   }
@@ -49,6 +52,8 @@ export function voidRefusal(tx: TxView): Refusal | undefined {
       return undefined;
     case 'C':
       return { code: 'T009', message: 'Transaction already cancelled' };
+    case 'E':
+      return { code: 'T009', message: 'Transaction already cancelled: the pre-authorisation has expired' };
     case 'A':
     case 'S':
       return { code: 'T004', message: 'Invalid reversal: the transaction is already batched; refund it instead' };
@@ -73,5 +78,6 @@ export function resultWord(status: TransStatus, type: TransType): string {
   if (status === 'R') return 'Rejected';
   if (status === 'H') return 'Awaiting authentication';
   if (status === 'C') return 'Cancelled';
+  if (status === 'E') return 'Expired';
   return type === 'R' ? 'Refunded' : 'Accepted';
 }

@@ -154,6 +154,18 @@ export class TransactionStore {
     return Number(res.numUpdatedRows);
   }
 
+  /** Pre-authorisations created before `before` and never captured expire. */
+  async expirePreAuths(merchantid: number, before: number, nowMs: number): Promise<number> {
+    const res = await this.#db
+      .updateTable('payments_transactions')
+      .set({ trans_status: 'E', updated_at: nowMs })
+      .where('merchantid', '=', merchantid)
+      .where('trans_status', '=', 'P')
+      .where('created_at', '<', before)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows);
+  }
+
   async countOpen(merchantid: number, cutoff: number): Promise<number> {
     const row = await this.#db
       .selectFrom('payments_transactions')
