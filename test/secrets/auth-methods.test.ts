@@ -83,12 +83,17 @@ for (const database of DATABASES) {
       assert.equal((await v('POST', 'auth/userpass/users/bob/password', { body: { password: 'pw2' } })).status, 204);
       assert.equal((await v('POST', 'auth/userpass/login/bob', { token: null, body: { password: 'pw1' } })).status, 400);
       assert.equal((await v('POST', 'auth/userpass/login/bob', { token: null, body: { password: 'pw2' } })).status, 200);
+      await v('POST', 'auth/userpass/users/batchy', { body: { password: 'pw', token_type: 'batch', token_policies: 'reader' } });
+      res = await v('POST', 'auth/userpass/login/batchy', { token: null, body: { password: 'pw' } });
+      assert.equal(res.body.auth.token_type, 'batch');
+      assert.match(res.body.auth.client_token, /^hvb\./);
+      assert.equal((await v('GET', 'secret/data/app', { token: res.body.auth.client_token })).status, 200);
       res = await v('POST', 'auth/userpass/users/-bad', { body: { password: 'x' } });
       assert.equal(res.status, 400);
       res = await v('POST', 'auth/userpass/users/carol', { body: { token_ttl: 'forever', password: 'x' } });
       assert.equal(res.status, 400);
       assert.equal((await v('GET', 'auth/userpass/users/carol')).status, 404, 'a rejected create stores nothing');
-      assert.deepEqual((await v('LIST', 'auth/userpass/users')).body.data.keys, ['bob']);
+      assert.deepEqual((await v('LIST', 'auth/userpass/users')).body.data.keys, ['batchy', 'bob']);
     });
 
     it('caps login tokens by the mount and expires them with the clock', async () => {

@@ -161,6 +161,34 @@ for (const database of DATABASES) {
       assert.equal(results.filter((r) => r.status === 403).length, 7);
     });
 
+    it('issues batch tokens that are never stored and cannot be renewed or revoked', async () => {
+      const rows = async () => (await t.rt.db.kysely.selectFrom('secrets_entries').select('path').execute()).length;
+      const parent = await create({ policies: ['dev'], ttl: '2h' });
+      const before = await rows();
+      let res = await v('POST', 'auth/token/create', { token: parent.client_token, body: { type: 'batch', ttl: '1h' } });
+      assert.equal(res.status, 200, res.text);
+      const batch = res.body.auth;
+      assert.match(batch.client_token, /^hvb\./);
+      assert.equal(batch.accessor, '');
+      assert.equal(batch.token_type, 'batch');
+      assert.equal(batch.renewable, false);
+      assert.equal(await rows(), before, 'nothing stored');
+      res = await v('GET', 'auth/token/lookup-self', { token: batch.client_token });
+      assert.equal(res.body.data.type, 'batch');
+      assert.deepEqual(res.body.data.policies, ['default', 'dev']);
+      assert.deepEqual((await v('POST', 'auth/token/renew-self', { token: batch.client_token, body: {} })).body.errors, ['batch tokens cannot be renewed']);
+      assert.deepEqual((await v('POST', 'auth/token/revoke', { body: { token: batch.client_token } })).body.errors, ['batch tokens cannot be revoked']);
+      assert.deepEqual((await v('POST', 'auth/token/create', { token: batch.client_token, body: {} })).body.errors, ['batch tokens cannot create more tokens']);
+      const forged = batch.client_token.slice(0, -4) + (batch.client_token.endsWith('AAAA') ? 'BBBB' : 'AAAA');
+      assert.equal((await v('GET', 'auth/token/lookup-self', { token: forged })).status, 403, 'a tampered batch token is refused');
+      await v('POST', 'auth/token/revoke', { body: { token: parent.client_token } });
+      assert.equal((await v('GET', 'auth/token/lookup-self', { token: batch.client_token })).status, 403, 'dies with its parent');
+      const orphan = (await v('POST', 'auth/token/create-orphan', { body: { type: 'batch', policies: 'dev', ttl: '30m' } })).body.auth;
+      assert.equal((await v('GET', 'secret/data/dev/none', { token: orphan.client_token })).status, 404);
+      await advance(t, '31m');
+      assert.equal((await v('GET', 'auth/token/lookup-self', { token: orphan.client_token })).status, 403, 'expired');
+    });
+
     it('revokes trees, orphans, by accessor and self', async () => {
       const parent = await create({ policies: ['dev'] });
       const child = await create({}, parent.client_token);

@@ -115,6 +115,16 @@ describe('token creation rules', () => {
     assert.equal(p.entry.namespaceId, 'ns1');
   });
 
+  it('makes batch tokens without renewal, uses, periods or root', () => {
+    const p = plan({ type: 'batch', policies: ['dev'] });
+    assert.equal(p.entry.type, 'batch');
+    assert.equal(p.entry.renewable, false);
+    rejects(() => plan({ type: 'batch', num_uses: 2 }), 'batch tokens cannot have "num_uses" set');
+    rejects(() => plan({ type: 'batch', explicit_max_ttl: '1h' }), 'batch tokens cannot have "explicit_max_ttl" set');
+    rejects(() => plan({ type: 'batch' }, { parent: root, isSudo: true }), 'batch tokens cannot be root tokens');
+    rejects(() => plan({}, { parent: entry({ type: 'batch' }) }), 'batch tokens cannot create more tokens');
+  });
+
   it('applies role allowed and disallowed policies', () => {
     const role = {
       name: 'r',

@@ -172,13 +172,14 @@ export class Access implements Authorizer {
       expireTime: ttl === 0 ? null : now + ttl * 1000,
       explicitMaxTtl: settings.explicitMaxTtl,
       period: settings.period,
-      renewable: true,
+      renewable: settings.type !== 'batch' && settings.type !== 'default-batch',
       path: req.path,
       role: '',
       entityId: '',
       lastRenewalTime: null,
       backendMaxTtl,
       boundCidrs: settings.boundCidrs,
+      type: settings.type === 'batch' || settings.type === 'default-batch' ? 'batch' : 'service',
     });
     return { auth: authBlock(entry, id, now), warnings: warnings.length ? warnings : undefined };
   }

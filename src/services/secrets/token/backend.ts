@@ -6,7 +6,7 @@ import { invalidToken } from '../auth/access.ts';
 import { dispatch, existence, listResponse, routesHelp, type BackendRoute } from '../auth/backend-routes.ts';
 import { durationField, stringField } from '../auth/fields.ts';
 import { decodeCreateRequest, planTokenCreate } from './create-rules.ts';
-import { authBlock, lookupData, type TokenEntry } from './entry.ts';
+import { authBlock, isBatch, lookupData, type TokenEntry } from './entry.ts';
 import { planRenew } from './renew-rules.ts';
 import { applyRoleFields, ROLE_NAME, roleData, type TokenRole } from './role.ts';
 import { limitsOf } from './ttl.ts';
@@ -69,6 +69,7 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
   }
 
   async function renew(req: LogicalRequest, entry: TokenEntry, id: string): Promise<LogicalResponse> {
+    if (isBatch(entry)) throw badRequest('batch tokens cannot be renewed');
     const role = entry.role ? await roles.get<TokenRole>(entry.role) : undefined;
     const increment = durationField(req.data, 'increment') ?? 0;
     const plan = planRenew(entry, { now: now(), increment, limits: limits(), period: role?.period, explicitMaxTtl: role?.explicitMaxTtl });
@@ -80,7 +81,12 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
   async function revokeTarget(req: LogicalRequest): Promise<TokenEntry | undefined> {
     const token = stringField(req.data, 'token');
     if (!token) throw badRequest('missing token ID');
-    return access.tokens.lookup(token, { allowSpent: token === req.clientToken });
+    return revocable(await access.tokens.lookup(token, { allowSpent: token === req.clientToken }));
+  }
+
+  function revocable<T extends TokenEntry | undefined>(entry: T): T {
+    if (entry && isBatch(entry)) throw badRequest('batch tokens cannot be revoked');
+    return entry;
   }
 
   async function loadRole(name: string): Promise<TokenRole> {
@@ -213,7 +219,7 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
       pattern: /^revoke-self$/,
       operations: {
         update: async (req) => {
-          await access.tokens.revokeTree(await caller(req));
+          await access.tokens.revokeTree(revocable(await caller(req)));
           return null;
         },
       },

@@ -66,12 +66,15 @@ const sanitizeDisplayName = (name: string) => `token-${name}`.replace(/[^a-zA-Z0
 export function planTokenCreate(req: CreateTokenRequest, ctx: CreateContext): CreatePlan {
   const { parent, isSudo, role } = ctx;
   const warnings: string[] = [];
+  if (parent.type === 'batch') throw badRequest('batch tokens cannot create more tokens');
   if (parent.numUses !== 0) throw badRequest('restricted use token cannot generate child tokens');
-  const type = role && role.tokenType !== 'default-service' && role.tokenType !== 'default' ? role.tokenType : req.type || 'service';
-  if (type === 'batch') throw badRequest('batch tokens are not supported by this server');
-  if (type !== 'service') throw badRequest("invalid 'token_type' value");
+  const type = tokenTypeOf(req.type, role?.tokenType);
+  if (type === 'batch') {
+    const set = req.explicitMaxTtl ? 'explicit_max_ttl' : req.numUses ? 'num_uses' : req.period ? 'period' : undefined;
+    if (set) throw badRequest(`batch tokens cannot have "${set}" set`);
+  }
   if (req.numUses < 0) throw badRequest('number of uses cannot be negative');
-  let renewable = req.renewable ?? true;
+  let renewable = type === 'batch' ? false : (req.renewable ?? true);
   let path = `auth/token/${ctx.relativePath}`;
   if (role) {
     if (!role.renewable) renewable = false;
@@ -92,6 +95,7 @@ export function planTokenCreate(req: CreateTokenRequest, ctx: CreateContext): Cr
   if (policies.includes('root') && !parent.policies.includes('root')) {
     throw badRequest('root tokens may not be created without parent token being root');
   }
+  if (policies.includes('root') && type === 'batch') throw badRequest('batch tokens cannot be root tokens');
 
   let orphan: boolean;
   if (role) orphan = role.orphan;
@@ -158,8 +162,19 @@ export function planTokenCreate(req: CreateTokenRequest, ctx: CreateContext): Cr
       backendMaxTtl: 0,
       // a role's binding replaces the parent's; a child otherwise keeps its parent's
       boundCidrs: role ? (role.boundCidrs ?? []) : orphan ? [] : (parent.boundCidrs ?? []),
+      type,
     },
   };
+}
+
+/** The token type a request gets: a role's fixed type wins, its `default-*` type yields to the request. */
+function tokenTypeOf(requested: string | undefined, roleType: string | undefined): 'service' | 'batch' {
+  let type = requested || '';
+  if (roleType === 'service' || roleType === 'batch') type = roleType;
+  else if (roleType === 'default-batch' && !type) type = 'batch';
+  if (type === '' || type === 'service') return 'service';
+  if (type === 'batch') return 'batch';
+  throw badRequest("invalid 'token_type' value");
 }
 
 /** Role policy globs: `*` matches any run of characters. */

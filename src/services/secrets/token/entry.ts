@@ -34,7 +34,11 @@ export interface TokenEntry {
   backendMaxTtl: number;
   /** Addresses the token may be used from (empty or absent = anywhere). */
   boundCidrs?: string[];
+  /** Absent = service. Batch tokens are not stored, have no accessor, and cannot be renewed, revoked or parents. */
+  type?: 'service' | 'batch';
 }
+
+export const isBatch = (e: Pick<TokenEntry, 'type'>): boolean => e.type === 'batch';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -60,7 +64,7 @@ export function namespaceIdOf(tokenOrAccessor: string): string {
   const parts = tokenOrAccessor.split('.');
   const last = parts[parts.length - 1];
   // `hvs.X` has two parts (no suffix); `hvs.X.ns` or `accessor.ns` carry one
-  if (tokenOrAccessor.startsWith('hvs.') || tokenOrAccessor.startsWith('s.')) return parts.length >= 3 ? last : 'root';
+  if (/^(hvs|hvb|s|b)\./.test(tokenOrAccessor)) return parts.length >= 3 ? last : 'root';
   return parts.length >= 2 ? last : 'root';
 }
 
@@ -93,7 +97,7 @@ export function lookupData(e: TokenEntry, id: string, now: number, namespacePath
     policies: e.policies,
     renewable: e.renewable && e.expireTime !== null,
     ttl: remainingTtl(e, now),
-    type: 'service',
+    type: e.type ?? 'service',
   };
   if (e.period) data.period = e.period;
   if (e.role) data.role = e.role;
@@ -114,7 +118,7 @@ export function authBlock(e: TokenEntry, clientToken: string, now: number): Auth
     lease_duration: remainingTtl(e, now),
     renewable: e.renewable && e.expireTime !== null,
     entity_id: e.entityId,
-    token_type: 'service',
+    token_type: e.type ?? 'service',
     orphan: e.parentHash === null,
     mfa_requirement: null,
     num_uses: Math.max(0, e.numUses),

@@ -4,7 +4,8 @@
 import { hmacSha256 } from '../../../core/crypto.ts';
 import type { BarrierStorage, Namespace, SecretsCore, TokenSummary } from '../contract.ts';
 import { guardedUpdate } from './guarded-update.ts';
-import { isExpired, namespaceIdOf, newAccessor, newTokenId, type TokenEntry } from './entry.ts';
+import { decodeBatchToken, encodeBatchToken } from './batch-codec.ts';
+import { isBatch, isExpired, namespaceIdOf, newAccessor, newTokenId, type TokenEntry } from './entry.ts';
 
 interface AccessorIndex {
   accessor: string;
@@ -29,8 +30,7 @@ export class TokenStore {
   }
 
   async hash(value: string, kind: 'token' | 'accessor' = 'token'): Promise<string> {
-    this.#salt ??= this.#core.salt();
-    return hmacSha256(await this.#salt, `${kind}:${value}`).toString('hex');
+    return hmacSha256(await this.#saltValue(), `${kind}:${value}`).toString('hex');
   }
 
   async #view(namespaceId: string): Promise<BarrierStorage | undefined> {
@@ -38,8 +38,17 @@ export class TokenStore {
     return ns ? this.#core.systemStorage(ns).view('token/') : undefined;
   }
 
-  /** Stores a new token; returns its id (generated unless given). */
+  async #saltValue(): Promise<Buffer> {
+    this.#salt ??= this.#core.salt();
+    return this.#salt;
+  }
+
+  /** Stores a new token; returns its id (generated unless given). Batch tokens are sealed, not stored. */
   async create(fields: Omit<TokenEntry, 'hash' | 'accessor'>, id?: string): Promise<{ id: string; entry: TokenEntry }> {
+    if (isBatch(fields)) {
+      const batchId = encodeBatchToken(await this.#saltValue(), fields);
+      return { id: batchId, entry: { ...fields, hash: '', accessor: '' } };
+    }
     const view = await this.#view(fields.namespaceId);
     if (!view) throw new Error(`namespace ${fields.namespaceId} does not exist`);
     const tokenId = id ?? newTokenId(fields.namespaceId);
@@ -56,7 +65,18 @@ export class TokenStore {
   /** The live entry of a token id, or undefined (unknown, expired, spent, or orphaned by an expired parent). */
   async lookup(id: string, opts: LookupOptions = {}): Promise<TokenEntry | undefined> {
     if (!id) return undefined;
+    if (id.startsWith('hvb.')) return this.#liveBatch(id);
     return this.#live(namespaceIdOf(id), await this.hash(id), opts);
+  }
+
+  /** A batch token lives until its expiry, and no longer than its parent (if it has one). */
+  async #liveBatch(id: string): Promise<TokenEntry | undefined> {
+    const fields = decodeBatchToken(await this.#saltValue(), id);
+    if (!fields || namespaceIdOf(id) !== fields.namespaceId) return undefined;
+    const entry: TokenEntry = { ...fields, hash: '', accessor: '' };
+    const now = this.#core.clock.now();
+    if (isExpired(entry, now) || !(await this.#ancestorsLive(entry, now))) return undefined;
+    return entry;
   }
 
   async lookupByAccessor(accessor: string, namespaceId = namespaceIdOf(accessor)): Promise<TokenEntry | undefined> {
@@ -112,6 +132,7 @@ export class TokenStore {
 
   /** Revokes a token and, depth first, every descendant. */
   async revokeTree(entry: TokenEntry): Promise<void> {
+    if (isBatch(entry)) return;
     const view = await this.#view(entry.namespaceId);
     if (!view) return;
     for (const { child } of await this.#children(view, entry)) if (child) await this.revokeTree(child);
