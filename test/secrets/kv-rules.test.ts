@@ -74,6 +74,17 @@ describe('KV v2 rules', () => {
     );
   });
 
+  it('keeps keys named __proto__ as data, never as a prototype', () => {
+    const doc = JSON.parse('{"__proto__": {"x": 1}, "a": 1}');
+    const shape = subkeys(doc, 0) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(shape), ['__proto__', 'a']);
+    assert.equal(Object.getPrototypeOf(shape), Object.prototype);
+    const patched = mergePatch({ a: 1 }, JSON.parse('{"__proto__": {"polluted": true}}')) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(patched), ['a', '__proto__']);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    assert.equal(patched.polluted, undefined);
+  });
+
   it('parses version lists from arrays and comma strings; empty is an error', () => {
     assert.deepEqual(parseVersions([1, '2']), [1, 2]);
     assert.deepEqual(parseVersions('3, 4'), [3, 4]);

@@ -60,7 +60,7 @@ export function parseStringMap(value: unknown, field: string): Record<string, st
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(value)) {
     if (typeof v !== 'string') throw badRequest(`${field} values must be strings; ${JSON.stringify(k)} is not`);
-    out[k] = v;
+    Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -6,6 +6,11 @@ import { VERB_HEADER } from './verb-rewriter.ts';
 
 type Headers = Record<string, string | string[] | undefined>;
 
+/** An own data property, also for names such as `__proto__`. */
+function setField(target: Record<string, unknown>, key: string, value: string): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** The value of an X-Secrets-* header or its X-Vault-* alias. */
 export function secretsHeader(headers: Headers, name: string): string | undefined {
   const v = headers[`x-secrets-${name}`] ?? headers[`x-vault-${name}`];
@@ -67,7 +72,7 @@ export function decodeBody(body: Buffer | undefined, contentType: string | undef
   const form = /^application\/x-www-form-urlencoded/i.test(contentType ?? '');
   if (form && !trimmed.startsWith('{') && !trimmed.startsWith('[')) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of new URLSearchParams(text)) out[k] = v;
+    for (const [k, v] of new URLSearchParams(text)) setField(out, k, v);
     return out;
   }
   if (trimmed === '') return {};
@@ -87,7 +92,7 @@ export function decodeBody(body: Buffer | undefined, contentType: string | undef
 /** Query fields as request data for GET, DELETE and LIST (without the method switches). */
 export function queryData(query: Record<string, string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(query)) if (k !== 'list' && k !== 'help') out[k] = v;
+  for (const [k, v] of Object.entries(query)) if (k !== 'list' && k !== 'help') setField(out, k, v);
   return out;
 }
 
@@ -104,6 +109,6 @@ export function splitUrl(url: string): { path: string; query: Record<string, str
   }
   if (/[\x00-\x1f\x7f]/.test(path)) throw badRequest('path cannot contain non-printable characters');
   const query: Record<string, string> = {};
-  if (q >= 0) for (const [k, v] of new URLSearchParams(url.slice(q + 1))) if (!(k in query)) query[k] = v;
+  if (q >= 0) for (const [k, v] of new URLSearchParams(url.slice(q + 1))) if (!Object.prototype.hasOwnProperty.call(query, k)) setField(query, k, v);
   return { path, query };
 }

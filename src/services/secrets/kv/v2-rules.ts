@@ -105,13 +105,18 @@ export function parseVersions(value: unknown): number[] {
   });
 }
 
+/** Sets an own property even for keys such as `__proto__`, which plain assignment would treat as the prototype. */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** RFC 7396 JSON merge patch. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
   const out: Record<string, unknown> = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v);
+    else setOwn(out, k, mergePatch(Object.prototype.hasOwnProperty.call(out, k) ? out[k] : undefined, v));
   }
   return out;
 }
@@ -121,7 +126,7 @@ export function subkeys(data: unknown, depth: number, level = 1): unknown {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return null;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(data)) {
-    out[k] = depth !== 0 && level >= depth ? null : subkeys(v, depth, level + 1);
+    setOwn(out, k, depth !== 0 && level >= depth ? null : subkeys(v, depth, level + 1));
   }
   return out;
 }
