@@ -56,8 +56,8 @@ function fakeCore(clock: { t: number }): SecretsCore {
   return {
     clock: { now: () => clock.t },
     systemStorage: () => storage.view('sys/'),
-    namespaceById: async (id) => (id === 'root' ? ROOT_NS : undefined),
-    namespaceByPath: async (p) => (p === '' ? ROOT_NS : undefined),
+    namespaceById: async (id: string) => (id === 'root' ? ROOT_NS : undefined),
+    namespaceByPath: async (p: string) => (p === '' ? ROOT_NS : undefined),
     ancestors: async () => [ROOT_NS],
     salt: async () => Buffer.alloc(32, 7),
     log: { info() {}, warn() {}, error() {} },
