@@ -66,7 +66,7 @@ export class Router {
   async handle(input: RoutedInput): Promise<Rendered> {
     let mountType = '';
     try {
-      if (!this.#core.barrier.sealed) await this.#core.stamp.check();
+      if (!this.#core.barrier.sealed && !this.#core.soleWriter) await this.#core.stamp.check();
       const { namespace, path } = await this.#namespace(input);
       if (path.split('/').some((segment) => segment.endsWith('.'))) throw new SecretsError(404, `unsupported path`);
       const listing = input.operation === 'list';

@@ -50,6 +50,8 @@ export class StoreCore implements SecretsCore {
   readonly pluginRoutes: SystemRoute[];
   /** Tells instances sharing the database that mounts or namespaces changed (see config-stamp.ts). */
   readonly stamp: ConfigStamp;
+  /** This process is the database's only writer (the storage cache is on): no other instance can change anything. */
+  readonly soleWriter: boolean;
   /** Other caches to drop when the stamp moves (CORS). */
   readonly #staleListeners: Array<() => void> = [];
   #salt: Buffer | null = null;
@@ -58,6 +60,7 @@ export class StoreCore implements SecretsCore {
     this.clock = options.clock;
     this.log = options.log;
     this.physical = new PhysicalStorage(options.db, { cache: options.storageCache });
+    this.soleWriter = Boolean(options.storageCache);
     this.barrier = new Barrier(this.physical);
     this.seal = new Seal(this.physical, this.barrier);
     this.root = new LogicalStorage(this.barrier, '', new KeyLocks());
