@@ -4,8 +4,7 @@
 //     sys/policies/*, sys/capabilities*, sys/audit*).
 // The access half plugs in through src/services/secrets/auth/plugin.ts exporting `createAccessPlugin(): SecretsPlugin`
 // (called once per running service, so runtimes in one process do not share state); the core wires it in index.ts. Until it exists the core uses a root-token-only authoriser.
-// docs/secrets.md: the core half writes the file; the access half appends its own section ("## Tokens, policies,
-// auth methods and audit") at the end.
+// Docs: docs/secrets.md (the core half) links to docs/secrets-auth.md (tokens, policies, auth methods and audit).
 import { ApiError } from '../../core/errors.ts';
 
 /** The logical operation after method mapping and the existence check. */
