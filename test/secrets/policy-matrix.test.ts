@@ -120,6 +120,7 @@ for (const database of DATABASES) {
       assert.equal((await v('GET', 'sys/policies/acl/b64')).body.data.policy, 'path "b64/*" { capabilities = ["list"] }');
       res = await v('LIST', 'sys/policies/acl');
       assert.deepEqual(res.body.data.keys, ['app', 'b64', 'default', 'ops', 'root']);
+      assert.deepEqual(res.body.data.policies, res.body.data.keys);
 
       for (const [path, body, status, error] of [
         ['sys/policies/acl/app', { policy: 'path "x" { capabilities = ["fly"] }' }, 400, /^failed to parse policy: .*invalid capability "fly"/],
@@ -171,7 +172,7 @@ for (const database of DATABASES) {
       assert.equal((await v('GET', 'team/kv/hello', { token: tok })).status, 200, 'path prefix equals the header');
       assert.equal((await v('POST', 'kv/hello', { token: tok, namespace: 'team', body: { v: 2 } })).status, 403);
       assert.equal((await v('GET', 'secret/data/app/ro', { token: tok })).status, 403, 'a namespace token cannot act above its namespace');
-      assert.deepEqual((await v('GET', 'sys/policy', { namespace: 'team' })).body.data.keys, ['default', 'reader', 'root']);
+      assert.deepEqual((await v('GET', 'sys/policy', { namespace: 'team' })).body.data.keys, ['default', 'reader'], 'root is listed in the root namespace only');
     });
 
     it('works through node-vault policy calls', async () => {

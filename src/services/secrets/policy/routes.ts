@@ -1,6 +1,5 @@
 // sys/policy (legacy) and sys/policies/acl: list, read, write and delete ACL policies of the request's namespace.
 import { badRequest, notFound, type LogicalRequest, type LogicalResponse, type SystemRoute } from '../contract.ts';
-import { listResponse } from '../auth/backend-routes.ts';
 import { stringField } from '../auth/fields.ts';
 import type { Access } from '../auth/access.ts';
 import { PolicyParseError } from './parse.ts';
@@ -80,7 +79,11 @@ export function policyRoutes(access: () => Access): SystemRoute[] {
       pattern: /^policies\/acl\/?$/,
       help: '## DESCRIPTION\n\nLists the ACL policies.\n',
       operations: ['list'],
-      handle: async (req) => listResponse(await store().list(req.namespace)),
+      handle: async (req) => {
+        const names = await store().list(req.namespace);
+        // the listing repeats its keys as `policies`, as the legacy listing does
+        return { data: { keys: names, policies: names } };
+      },
     },
     namedPolicyRoute(/^policies\/acl\/(.+)$/, false),
   ];

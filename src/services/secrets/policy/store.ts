@@ -56,10 +56,10 @@ export class PolicyStore {
     await this.#restamp(ns);
   }
 
-  /** Stored names plus `default` and `root` (which always exist), sorted. */
+  /** Stored names plus `default` (always there) and, in the root namespace, `root`; sorted. */
   async list(ns: Namespace): Promise<string[]> {
     const names = (await this.#view(ns).list('')).filter((n) => !n.endsWith('/'));
-    return [...new Set([...names, DEFAULT_POLICY, ROOT_POLICY])].sort();
+    return [...new Set([...names, DEFAULT_POLICY, ...(ns.id === 'root' ? [ROOT_POLICY] : [])])].sort();
   }
 
   /** Seeds the default policy of a namespace once (later edits are kept). */
