@@ -33,6 +33,12 @@ for (const database of DATABASES) {
       assert.deepEqual(res.body, { errors: ['Vault is sealed'] });
       res = await v('sys/init', { token: null });
       assert.deepEqual(res.body, { initialized: false });
+      res = await v('sys/seal-status', { token: null, headers: { 'x-vault-namespace': 'ns1/' } });
+      assert.equal(res.status, 200, 'seal-status answers under a namespace header too');
+      res = await v('sys/init', { token: null, headers: { 'x-vault-namespace': 'ns1/' } });
+      assert.deepEqual(res.body, { errors: ['operation unavailable in namespaces'] });
+      res = await v('secret/data/x', { headers: { 'x-vault-namespace': 'ns1/' } });
+      assert.equal(res.status, 503);
     });
 
     it('rejects bad init parameters and stays uninitialised', async () => {

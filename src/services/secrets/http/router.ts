@@ -137,7 +137,8 @@ export class Router {
     if (!header && this.#core.barrier.sealed) return { namespace: ROOT_NAMESPACE, path };
     let namespace = ROOT_NAMESPACE;
     if (header) {
-      if (this.#core.barrier.sealed) throw new SecretsError(503, 'Vault is sealed');
+      // While sealed namespaces cannot be looked up; routes served while sealed still see that one was named.
+      if (this.#core.barrier.sealed) return { namespace: { id: '', path: header }, path };
       const found = await this.#core.namespaces.byPath(header);
       if (!found) throw new SecretsError(404, `no handler for route "${path}". route entry not found.`);
       namespace = found;
