@@ -7,8 +7,6 @@ import { requestEntry, responseEntry } from './entry.ts';
 
 export class FileAuditor implements Auditor {
   readonly #core: SecretsCore;
-  /** Loaded on first use and replaced on every change made through sys/audit. */
-  #devices: AuditDevice[] | undefined;
 
   constructor(core: SecretsCore) {
     this.#core = core;
@@ -20,19 +18,13 @@ export class FileAuditor implements Auditor {
     return this.#core.systemStorage(root);
   }
 
+  /** Read on every request, so a device enabled through any instance sharing the database audits every request. */
   async devices(): Promise<AuditDevice[]> {
-    this.#devices ??= await loadDevices(await this.#rootStorage());
-    return this.#devices;
+    return loadDevices(await this.#rootStorage());
   }
 
   async replaceDevices(devices: AuditDevice[]): Promise<void> {
     await saveDevices(await this.#rootStorage(), devices);
-    this.#devices = devices;
-  }
-
-  /** Forgets the cached list (after a seal, the barrier may change). */
-  reset(): void {
-    this.#devices = undefined;
   }
 
   async logRequest(req: LogicalRequest): Promise<void> {

@@ -36,7 +36,6 @@ export function createAccessPlugin(): SecretsPlugin {
     async onNamespace(ns) {
       await access().policies.seed(ns);
       access().policies.invalidate();
-      installed().auditor.reset();
     },
     async onNamespaceDeleted(ns) {
       await access().tokens.purgeNamespace(ns);
