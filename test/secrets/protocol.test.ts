@@ -185,6 +185,17 @@ for (const database of DATABASES) {
       assert.equal((await v('sys/leases/revoke', { method: 'PUT', body: { lease_id: 'x' } })).status, 204);
     });
 
+    it('serves sys/tools random and hash', async () => {
+      let res = await v('sys/tools/random/16', { body: { format: 'hex' } });
+      assert.match(res.body.data.random_bytes, /^[0-9a-f]{32}$/);
+      res = await v('sys/tools/hash/sha2-256', { body: { input: Buffer.from('abc').toString('base64') } });
+      assert.equal(res.body.data.sum, 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+      res = await v('sys/tools/hash', { body: { input: 'abc', format: 'base32' } });
+      assert.equal(res.status, 400);
+      res = await v('sys/tools/random', { body: { bytes: 0 } });
+      assert.equal(res.status, 400);
+    });
+
     it('answers ?help=1 with markdown and an OpenAPI document relative to the path', async () => {
       const res = await v('secret/?help=1');
       assert.equal(res.status, 200);

@@ -18,6 +18,7 @@ import { mountRoutes } from './sys/mount-routes.ts';
 import { openapiRoutes } from './sys/openapi-routes.ts';
 import type { SysDeps } from './sys/route.ts';
 import { sealRoutes } from './sys/seal-routes.ts';
+import { toolsRoutes } from './sys/tools-routes.ts';
 import { Wrapping } from './sys/wrapping.ts';
 import { wrappingRoutes } from './sys/wrapping-routes.ts';
 
@@ -66,6 +67,7 @@ export const manifest: ServiceManifest = {
       ...namespaceRoutes(deps),
       ...leaseRoutes(),
       ...wrappingRoutes(wrapping),
+      ...toolsRoutes(),
       ...core.pluginRoutes,
     ];
     routes.push(...openapiRoutes(deps, () => routes));
