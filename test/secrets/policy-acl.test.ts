@@ -118,8 +118,11 @@ describe('ACL evaluation', () => {
     const a = acl(['secret/metadata/*', ['list']], ['secret/metadata/app', ['list']], ['sys/auth/*', ['create', 'update']], ['sys/audit/*', ['update', 'sudo']]);
     assert.equal(a.evaluate('secret/metadata/', 'list').allowed, true);
     assert.equal(a.evaluate('secret/metadata/app/', 'list').allowed, true, 'covered by the glob');
-    const b = acl(['secret/metadata/app', ['list']]);
-    assert.equal(b.evaluate('secret/metadata/app/', 'list').allowed, false);
+    const b = acl(['secret/metadata/app', ['list']], ['+/teams', ['list']], ['kv/*', ['read']], ['kv/x', ['deny']]);
+    assert.equal(b.evaluate('secret/metadata/app/', 'list').allowed, true, 'a rule without the slash counts for LIST');
+    assert.equal(b.evaluate('ns/teams/', 'list').allowed, true, 'wildcard rules too');
+    assert.equal(b.evaluate('secret/metadata/app', 'read').allowed, false);
+    assert.equal(b.evaluate('kv/x/', 'list').allowed, false, 'the exact rule without the slash (deny) comes before the glob');
     assert.equal(a.evaluate('sys/auth/up', 'update', { rootProtected: true }).allowed, false);
     assert.equal(a.evaluate('sys/audit/file', 'update', { rootProtected: true }).allowed, true);
   });

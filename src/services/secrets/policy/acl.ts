@@ -57,12 +57,26 @@ export class Acl {
   }
 
   /**
+   * For LIST (paths end in `/`), a rule written without the trailing slash also counts, as in Vault 1.15 and later:
+   * exact rules first (with, then without the slash), then wildcard rules the same way.
+   */
+  #ruleForList(path: string): MergedRule | undefined {
+    const trimmed = path.endsWith('/') ? path.slice(0, -1) : path;
+    return (
+      this.#exact.get(path) ??
+      this.#exact.get(trimmed) ??
+      this.#wildcards.find((r) => patternMatches(r.pattern, path)) ??
+      this.#wildcards.find((r) => patternMatches(r.pattern, trimmed))
+    );
+  }
+
+  /**
    * Decides one request. `path` is relative to the policy's namespace; lists end in `/`.
    * `rootProtected`: the path needs sudo as well as the operation's capability.
    */
   evaluate(path: string, operation: AclOperation, opts: { rootProtected?: boolean; data?: Record<string, unknown> } = {}): AclDecision {
     if (this.root) return { allowed: true, sudo: true, root: true, capabilities: new Set(CAPABILITIES.filter((c) => c !== 'deny')) };
-    const rule = this.ruleFor(path);
+    const rule = operation === 'list' ? this.#ruleForList(path) : this.ruleFor(path);
     const capabilities = rule?.capabilities ?? new Set<Capability>();
     const sudo = capabilities.has('sudo');
     const denied = { allowed: false, sudo, root: false, capabilities };
