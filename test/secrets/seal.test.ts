@@ -147,6 +147,28 @@ for (const database of DATABASES) {
       assert.deepEqual((await v('kv/data/b', { token: root })).body.data.data, { n: 2 });
     });
 
+    it('generates a new root token from shares with a one-time pad (node-vault)', async () => {
+      const client: any = nodeVault({ endpoint: t.url('secrets') });
+      const started = await client.generateRootInit({});
+      assert.equal(started.started, true);
+      assert.equal(started.otp.length, started.otp_length);
+      let res = await v('sys/generate-root/update', { method: 'PUT', body: { key: keys[0], nonce: 'wrong' }, token: null });
+      assert.equal(res.status, 400);
+      let status = await client.generateRootUpdate({ key: keys[0], nonce: started.nonce });
+      assert.deepEqual([status.progress, status.complete], [1, false]);
+      await client.generateRootUpdate({ key: keys[1], nonce: started.nonce });
+      status = await client.generateRootUpdate({ key: keys[3], nonce: started.nonce });
+      assert.equal(status.complete, true);
+      const encoded = Buffer.from(status.encoded_token, 'base64');
+      const token = Buffer.from(encoded.map((b, i) => b ^ started.otp.charCodeAt(i))).toString('utf8');
+      assert.match(token, /^hvs\./);
+      assert.equal((await v('sys/mounts', { token })).status, 200, 'the generated token is a root token');
+      res = await v('sys/generate-root/attempt', { token: null });
+      assert.equal(res.body.started, false);
+      await client.generateRootInit({});
+      assert.equal((await v('sys/generate-root/attempt', { method: 'DELETE', token: null })).status, 204);
+    });
+
     it('answers HEAD health without a body, and sys/leader as a bare object', async () => {
       const res = await fetch(`${t.url('secrets')}/v1/sys/health`, { method: 'HEAD' });
       assert.equal(res.status, 200);

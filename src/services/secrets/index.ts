@@ -19,6 +19,8 @@ import { openapiRoutes } from './sys/openapi-routes.ts';
 import type { SysDeps } from './sys/route.ts';
 import { sealRoutes } from './sys/seal-routes.ts';
 import { toolsRoutes } from './sys/tools-routes.ts';
+import { generateRootRoutes } from './sys/generate-root-routes.ts';
+import { GenerateRoot } from './seal/generate-root.ts';
 import { Wrapping } from './sys/wrapping.ts';
 import { wrappingRoutes } from './sys/wrapping-routes.ts';
 
@@ -68,6 +70,7 @@ export const manifest: ServiceManifest = {
       ...leaseRoutes(),
       ...wrappingRoutes(wrapping),
       ...toolsRoutes(),
+      ...generateRootRoutes(deps, new GenerateRoot(core.seal)),
       ...core.pluginRoutes,
     ];
     routes.push(...openapiRoutes(deps, () => routes));

@@ -140,6 +140,25 @@ export class Seal {
     this.#rootKey = rootKey;
   }
 
+  /** The unseal key reconstructed from shares (or the single key), checked against the stored root key. */
+  async verifyShares(shares: Buffer[]): Promise<void> {
+    const config = await this.config();
+    if (!config) throw badRequest('Vault is not initialized');
+    let unsealKey: Buffer;
+    try {
+      unsealKey = config.secret_threshold === 1 ? shares[0]! : combine(shares);
+    } catch (err) {
+      throw badRequest(`failed to compose unseal key: ${(err as Error).message}`);
+    }
+    const sealedRoot = await this.#physical.get(ROOT_KEY_PATH);
+    if (!sealedRoot) throw new SecretsError(500, 'root key not found');
+    try {
+      open(unsealKey, sealedRoot, ROOT_KEY_PATH);
+    } catch {
+      throw badRequest('unable to authenticate: invalid key');
+    }
+  }
+
   resetProgress(): void {
     this.#shares = [];
     this.#nonce = '';
