@@ -6,36 +6,13 @@ import { SecretsError } from '../../src/services/secrets/contract.ts';
 import { decodeCreateRequest, planTokenCreate, type CreateContext } from '../../src/services/secrets/token/create-rules.ts';
 import { namespaceIdOf, newAccessor, newTokenId, type TokenEntry } from '../../src/services/secrets/token/entry.ts';
 import { planRenew } from '../../src/services/secrets/token/renew-rules.ts';
+import { tokenEntry } from './token-fixtures.ts';
 import { calculateTtl, limitsOf, SYSTEM_MAX_TTL } from '../../src/services/secrets/token/ttl.ts';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 const HOUR = 3600;
 
-function entry(over: Partial<TokenEntry> = {}): TokenEntry {
-  return {
-    hash: 'parent-hash',
-    accessor: 'acc',
-    namespaceId: 'root',
-    parentHash: null,
-    parentNamespaceId: null,
-    policies: ['default', 'dev'],
-    meta: null,
-    displayName: 'token',
-    numUses: 0,
-    creationTime: NOW,
-    creationTtl: HOUR,
-    expireTime: NOW + HOUR * 1000,
-    explicitMaxTtl: 0,
-    period: 0,
-    renewable: true,
-    path: 'auth/token/create',
-    role: '',
-    entityId: '',
-    lastRenewalTime: null,
-    backendMaxTtl: 0,
-    ...over,
-  };
-}
+const entry = (over: Partial<TokenEntry> = {}): TokenEntry => tokenEntry(NOW, over);
 
 const root = entry({ policies: ['root'], expireTime: null, creationTtl: 0, renewable: false });
 

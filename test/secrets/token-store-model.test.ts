@@ -6,8 +6,8 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { childrenOf } from '../../src/services/secrets/storage/logical.ts';
 import { StorageConflictError, type BarrierStorage, type Namespace, type SecretsCore } from '../../src/services/secrets/contract.ts';
-import type { TokenEntry } from '../../src/services/secrets/token/entry.ts';
 import { TokenStore } from '../../src/services/secrets/token/store.ts';
+import { tokenEntry } from './token-fixtures.ts';
 
 /** Map-backed storage with the contract's semantics (views, listing, guarded batches). */
 function memoryStorage(data = new Map<string, string>(), prefix = ''): BarrierStorage {
@@ -100,26 +100,12 @@ describe('token store model', () => {
           if (step.kind === 'create') {
             const parent = step.parent !== null && step.parent < model.length && alive(step.parent) ? step.parent : null;
             const parentEntry = parent === null ? undefined : await store.lookup(model[parent].id);
-            const fields: Omit<TokenEntry, 'hash' | 'accessor'> = {
-              namespaceId: 'root',
+            const { hash: _h, accessor: _a, ...fields } = tokenEntry(clock.t, {
               parentHash: parentEntry?.hash ?? null,
               parentNamespaceId: parentEntry ? 'root' : null,
-              policies: ['default'],
-              meta: null,
-              displayName: 'token',
-              numUses: 0,
-              creationTime: clock.t,
               creationTtl: step.ttl,
               expireTime: clock.t + step.ttl * 1000,
-              explicitMaxTtl: 0,
-              period: 0,
-              renewable: true,
-              path: 'auth/token/create',
-              role: '',
-              entityId: '',
-              lastRenewalTime: null,
-              backendMaxTtl: 0,
-            };
+            });
             const { id } = await store.create(fields);
             model.push({ id, parent, expireAt: clock.t + step.ttl * 1000, revoked: false });
           } else if (step.kind === 'revoke' || step.kind === 'orphan') {

@@ -6,7 +6,7 @@ import { badRequest, notFound, type Backend, type BackendContext, type LogicalRe
 import type { Access } from './access.ts';
 import { guardedUpdate } from '../token/guarded-update.ts';
 import { addressAllowed, checkCidrs } from './cidr.ts';
-import { dispatch, existence, listResponse, routesHelp, type BackendRoute } from './backend-routes.ts';
+import { dispatch, existence, itemExists, listItemsRoute, listResponse, readItem, routesHelp, type BackendRoute } from './backend-routes.ts';
 import { boolField, durationField, intField, stringField, stringListField, stringMapField } from './fields.ts';
 import { applyTokenSettings, emptyTokenSettings, tokenSettingsData, type TokenSettings } from './token-settings.ts';
 
@@ -236,21 +236,15 @@ export function approleBackend(access: Access, ctx: BackendContext): Backend {
         },
       },
     },
-    {
-      path: '/role',
-      summary: 'List roles.',
-      pattern: /^role\/?$/,
-      operations: { list: async () => listResponse((await roles.list('')).filter((k) => !k.endsWith('/'))) },
-    },
+    listItemsRoute('/role', 'List roles.', roles),
     {
       path: '/role/{role_name}',
       summary: 'Read, write or delete a role.',
       pattern: /^role\/([^/]+)$/,
-      exists: async (_req, m) => (await roles.get(m[1].toLowerCase())) !== undefined,
+      exists: itemExists(roles),
       operations: {
         read: async (_req, m) => {
-          const role = await roles.get<Role>(m[1].toLowerCase());
-          if (!role) throw notFound();
+          const role = await readItem<Role>(roles, m[1]);
           return { data: roleData(role) };
         },
         update: async (req, m) => writeRole(m[1], req.data),

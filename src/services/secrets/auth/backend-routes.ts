@@ -1,6 +1,6 @@
 // A small path table for the access half's backends: a path pattern, the operations it serves, and an optional
 // existence check. Unknown paths answer 404 `unsupported path`; a known path with another operation 405.
-import { SecretsError, unsupportedOperation, type LogicalRequest, type LogicalResponse, type Operation } from '../contract.ts';
+import { notFound, SecretsError, unsupportedOperation, type BarrierStorage, type LogicalRequest, type LogicalResponse, type Operation } from '../contract.ts';
 
 export type RouteHandler = (req: LogicalRequest, match: RegExpMatchArray) => Promise<LogicalResponse | null>;
 
@@ -64,4 +64,27 @@ export function routesHelp(title: string, routes: BackendRoute[]): { help: strin
   }
   const lines = routes.map((r) => `- \`${r.path}\`: ${r.summary}`);
   return { help: `## DESCRIPTION\n\n${title}\n\n## PATHS\n\n${lines.join('\n')}\n`, paths };
+}
+
+/** LIST of the items kept one per key directly in `storage` (users, roles). `path` is `/<segment>`. */
+export function listItemsRoute(path: string, summary: string, storage: BarrierStorage): BackendRoute {
+  return {
+    path,
+    summary,
+    pattern: new RegExp(`^${path.slice(1)}\\/?$`),
+    operations: { list: async () => listResponse((await storage.list('')).filter((k) => !k.endsWith('/'))) },
+  };
+}
+
+/** The existence check of an item named by the route's first capture (names are case-insensitive). */
+export const itemExists =
+  (storage: BarrierStorage) =>
+  async (_req: LogicalRequest, m: RegExpMatchArray): Promise<boolean> =>
+    (await storage.get(m[1].toLowerCase())) !== undefined;
+
+/** Reads an item by name, or answers 404. */
+export async function readItem<T>(storage: BarrierStorage, name: string): Promise<T> {
+  const item = await storage.get<T>(name.toLowerCase());
+  if (item === undefined) throw notFound();
+  return item;
 }

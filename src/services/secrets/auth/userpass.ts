@@ -1,8 +1,8 @@
 // The userpass auth method: users with scrypt-hashed passwords and token settings; login at login/:username
 // needs no token and answers an orphan token with metadata {username}.
-import { badRequest, notFound, type Backend, type BackendContext } from '../contract.ts';
+import { badRequest, type Backend, type BackendContext } from '../contract.ts';
 import type { Access } from './access.ts';
-import { dispatch, existence, listResponse, routesHelp, type BackendRoute } from './backend-routes.ts';
+import { dispatch, existence, itemExists, listItemsRoute, readItem, routesHelp, type BackendRoute } from './backend-routes.ts';
 import { stringField } from './fields.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { applyTokenSettings, emptyTokenSettings, tokenSettingsData, type TokenSettings } from './token-settings.ts';
@@ -40,21 +40,15 @@ export function userpassBackend(access: Access, ctx: BackendContext): Backend {
         },
       },
     },
-    {
-      path: '/users',
-      summary: 'List users.',
-      pattern: /^users\/?$/,
-      operations: { list: async () => listResponse((await users.list('')).filter((k) => !k.endsWith('/'))) },
-    },
+    listItemsRoute('/users', 'List users.', users),
     {
       path: '/users/{username}',
       summary: 'Read, write or delete a user.',
       pattern: /^users\/([^/]+)$/,
-      exists: async (_req, m) => (await users.get(m[1].toLowerCase())) !== undefined,
+      exists: itemExists(users),
       operations: {
         read: async (_req, m) => {
-          const user = await users.get<User>(m[1].toLowerCase());
-          if (!user) throw notFound();
+          const user = await readItem<User>(users, m[1]);
           return { data: tokenSettingsData(user.token) };
         },
         create: async (req, m) => {

@@ -1,9 +1,9 @@
 // The token auth method (auth/token/): creation, roles, lookup, renewal, revocation and accessors. Mounted in every
 // namespace; it has no login. Handlers read the caller's entry again (use counting may have spent it).
-import { badRequest, notFound, SecretsError, type Backend, type BackendContext, type LogicalRequest, type LogicalResponse } from '../contract.ts';
+import { badRequest, SecretsError, type Backend, type BackendContext, type LogicalRequest, type LogicalResponse } from '../contract.ts';
 import type { Access } from '../auth/access.ts';
 import { invalidToken } from '../auth/access.ts';
-import { dispatch, existence, listResponse, routesHelp, type BackendRoute } from '../auth/backend-routes.ts';
+import { dispatch, existence, itemExists, listItemsRoute, listResponse, readItem, routesHelp, type BackendRoute } from '../auth/backend-routes.ts';
 import { durationField, stringField } from '../auth/fields.ts';
 import { decodeCreateRequest, planTokenCreate } from './create-rules.ts';
 import { authBlock, isBatch, lookupData, type TokenEntry } from './entry.ts';
@@ -114,21 +114,15 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
       pattern: /^create\/([^/]+)$/,
       operations: { update: async (req, m) => create(req, false, await loadRole(m[1])) },
     },
-    {
-      path: '/roles',
-      summary: 'List token roles.',
-      pattern: /^roles\/?$/,
-      operations: { list: async () => listResponse((await roles.list('')).filter((k) => !k.endsWith('/'))) },
-    },
+    listItemsRoute('/roles', 'List token roles.', roles),
     {
       path: '/roles/{role_name}',
       summary: 'Read, write or delete a token role.',
       pattern: /^roles\/([^/]+)$/,
-      exists: async (_req, m) => (await roles.get(m[1].toLowerCase())) !== undefined,
+      exists: itemExists(roles),
       operations: {
         read: async (_req, m) => {
-          const role = await roles.get<TokenRole>(m[1].toLowerCase());
-          if (!role) throw notFound();
+          const role = await readItem<TokenRole>(roles, m[1]);
           return { data: roleData(role) };
         },
         update: async (req, m) => {
