@@ -175,6 +175,8 @@ for (const database of DATABASES) {
       assert.equal(await res.text(), '');
       const leader = await v('sys/leader', { token: null });
       assert.equal(leader.body.ha_enabled, false);
+      assert.equal((await v('sys/step-down', { method: 'PUT', token: root })).status, 204);
+      assert.equal((await v('sys/ha-status', { token: root })).body.nodes[0].active_node, true);
     });
   });
 }

@@ -196,6 +196,27 @@ export function sealRoutes(deps: SysDeps): CoreRoute[] {
       },
     },
     {
+      // One node, always active: stepping down has nothing to hand over.
+      pattern: /^step-down$/,
+      operations: ['update'],
+      rootProtected: true,
+      rootNamespaceOnly: true,
+      async handle() {
+        return null;
+      },
+    },
+    {
+      pattern: /^ha-status$/,
+      operations: ['read'],
+      async handle() {
+        const info = await clusterInfo(deps);
+        return {
+          data: { nodes: [{ hostname: 'twinstack', api_address: '', cluster_address: '', active_node: true, last_echo: null, version: deps.version, upgrade_version: deps.version, redundancy_zone: '' }], cluster_name: info.cluster_name },
+          topLevelData: true,
+        };
+      },
+    },
+    {
       pattern: /^key-status$/,
       operations: ['read'],
       rootNamespaceOnly: true,
