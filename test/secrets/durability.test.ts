@@ -48,6 +48,18 @@ for (const database of DATABASES) {
       assert.deepEqual((await v('team/kvt/x')).body.data, { b: 2 });
     });
 
+    it('keeps the kept dev share current across a rekey to one share', async () => {
+      const before = JSON.parse(readFileSync(join(t.dataDir, 'secrets-dev.json'), 'utf8')).unseal_key;
+      const started = await v('sys/rekey/init', { method: 'PUT', body: { secret_shares: 1, secret_threshold: 1 }, token: null });
+      const done = await v('sys/rekey/update', { method: 'PUT', body: { key: before, nonce: started.body.nonce }, token: null });
+      assert.equal(done.body.complete, true);
+      const after = JSON.parse(readFileSync(join(t.dataDir, 'secrets-dev.json'), 'utf8')).unseal_key;
+      assert.equal(after, done.body.keys[0]);
+      assert.notEqual(after, before);
+      await t.restart();
+      assert.deepEqual((await v('secret/data/keep')).body.data.data, { a: 1 });
+    });
+
     it('seeds again after POST /reset on the admin listener', async () => {
       const res = await call(`${t.adminUrl}/reset`, { body: { service: 'secrets' } });
       assert.equal(res.status, 200);

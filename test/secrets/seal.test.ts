@@ -169,6 +169,29 @@ for (const database of DATABASES) {
       assert.equal((await v('sys/generate-root/attempt', { method: 'DELETE', token: null })).status, 204);
     });
 
+    it('rekeys to new shares; the old ones stop working', async () => {
+      let res = await v('sys/rekey/init', { method: 'PUT', body: { secret_shares: 3, secret_threshold: 1 }, token: null });
+      assert.equal(res.status, 400);
+      res = await v('sys/rekey/init', { method: 'PUT', body: { secret_shares: 3, secret_threshold: 2 }, token: null });
+      assert.deepEqual([res.body.started, res.body.n, res.body.t, res.body.required], [true, 3, 2, 3]);
+      const nonce = res.body.nonce;
+      await v('sys/rekey/update', { method: 'PUT', body: { key: keys[0], nonce }, token: null });
+      await v('sys/rekey/update', { method: 'PUT', body: { key: keys[1], nonce }, token: null });
+      res = await v('sys/rekey/update', { method: 'PUT', body: { key: keys[2], nonce }, token: null });
+      assert.equal(res.body.complete, true);
+      const fresh: string[] = res.body.keys;
+      assert.equal(fresh.length, 3);
+      assert.equal((await v('sys/seal', { method: 'PUT', token: root })).status, 204);
+      assert.deepEqual((await v('sys/seal-status', { token: null })).body.t, 2);
+      await v('sys/unseal', { method: 'PUT', body: { key: keys[0] }, token: null });
+      res = await v('sys/unseal', { method: 'PUT', body: { key: keys[1] }, token: null });
+      assert.equal(res.status, 400, 'old shares no longer combine to the unseal key');
+      await v('sys/unseal', { method: 'PUT', body: { key: fresh[0] }, token: null });
+      res = await v('sys/unseal', { method: 'PUT', body: { key: fresh[2] }, token: null });
+      assert.equal(res.body.sealed, false);
+      assert.deepEqual((await v('kv/data/a', { token: root })).body.data.data, { k: 'v' });
+    });
+
     it('answers HEAD health without a body, and sys/leader as a bare object', async () => {
       const res = await fetch(`${t.url('secrets')}/v1/sys/health`, { method: 'HEAD' });
       assert.equal(res.status, 200);

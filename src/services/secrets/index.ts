@@ -9,7 +9,7 @@ import { createStagedServer, serverSettingsOf } from './http/server.ts';
 import { DEFAULT_MAX_REQUEST_SIZE, parseSettings } from './http/settings.ts';
 import { namespaceRoutes } from './namespaces/routes.ts';
 import { ROOT_NAMESPACE } from './namespaces/registry.ts';
-import { bootstrapDev, type DevState } from './seal/dev.ts';
+import { bootstrapDev, recordRekey, type DevState } from './seal/dev.ts';
 import { ENTRIES_TABLE, storageMigrations } from './storage/physical.ts';
 import { StoreCore } from './sys/core.ts';
 import { corsRoutes } from './sys/cors-routes.ts';
@@ -21,6 +21,8 @@ import { sealRoutes } from './sys/seal-routes.ts';
 import { toolsRoutes } from './sys/tools-routes.ts';
 import { generateRootRoutes } from './sys/generate-root-routes.ts';
 import { GenerateRoot } from './seal/generate-root.ts';
+import { Rekey } from './seal/rekey.ts';
+import { rekeyRoutes } from './sys/rekey-routes.ts';
 import { Wrapping } from './sys/wrapping.ts';
 import { wrappingRoutes } from './sys/wrapping-routes.ts';
 
@@ -71,6 +73,9 @@ export const manifest: ServiceManifest = {
       ...wrappingRoutes(wrapping),
       ...toolsRoutes(),
       ...generateRootRoutes(deps, new GenerateRoot(core.seal)),
+      ...rekeyRoutes(new Rekey(core.seal), async (unsealKey, shares) => {
+        if (settings.dev) recordRekey(ctx.dataDir, unsealKey, shares);
+      }),
       ...core.pluginRoutes,
     ];
     routes.push(...openapiRoutes(deps, () => routes));

@@ -36,6 +36,10 @@ export async function bootstrapDev(core: StoreCore, dataDir: string, fixedRootTo
     return null;
   }
   const state = JSON.parse(readFileSync(file, 'utf8')) as DevFile;
+  if (!state.unseal_key) {
+    core.log.warn({ file }, 'the secrets store was rekeyed to several shares; unseal it with sys/unseal');
+    return null;
+  }
   await core.seal.unsealWithKey(Buffer.from(state.unseal_key, 'hex'));
   await core.afterUnseal();
   if (fixedRootToken && fixedRootToken !== state.root_token) {
@@ -44,4 +48,13 @@ export async function bootstrapDev(core: StoreCore, dataDir: string, fixedRootTo
     return { rootToken: fixedRootToken, unsealKey: state.unseal_key };
   }
   return { rootToken: state.root_token, unsealKey: state.unseal_key };
+}
+
+/** After a rekey: a single new share replaces the kept one; several shares end automatic unsealing. */
+export function recordRekey(dataDir: string, unsealKey: Buffer, shares: number): void {
+  const file = join(dataDir, DEV_FILE);
+  if (!existsSync(file)) return;
+  const state = JSON.parse(readFileSync(file, 'utf8')) as DevFile;
+  state.unseal_key = shares === 1 ? unsealKey.toString('hex') : '';
+  writeFileSync(file, JSON.stringify(state, null, 2) + '\n', { mode: 0o600 });
 }

@@ -34,6 +34,15 @@ export interface SealStatus {
   nonce: string;
 }
 
+/** Vault's rules for a share configuration (init and rekey). */
+export function validateShareConfig(shares: number, threshold: number): void {
+  if (shares < 1) throw badRequest('invalid seal configuration: shares must be at least one');
+  if (threshold < 1) throw badRequest('invalid seal configuration: threshold must be at least one');
+  if (threshold > shares) throw badRequest('invalid seal configuration: threshold cannot be larger than shares');
+  if (shares > 1 && threshold < 2) throw badRequest('invalid seal configuration: threshold must be greater than one for multiple shares');
+  if (shares > 255 || threshold > 255) throw badRequest('invalid seal configuration: shares must be less than 256');
+}
+
 export class Seal {
   readonly #physical: PhysicalStorage;
   readonly #barrier: Barrier;
@@ -140,8 +149,23 @@ export class Seal {
     this.#rootKey = rootKey;
   }
 
+  /**
+   * Replaces the unseal key (rekey): the current shares are checked, the root key is stored under a new unseal key,
+   * split as asked, and the seal configuration updated. The root key and keyring stay the same.
+   */
+  async rekey(current: Buffer[], shares: number, threshold: number): Promise<{ keys: string[]; keys_base64: string[]; unsealKey: Buffer }> {
+    const rootKey = await this.verifyShares(current);
+    const unsealKey = randomBytes(32);
+    await this.#physical.put(ROOT_KEY_PATH, encrypt(unsealKey, rootKey, ROOT_KEY_PATH));
+    const config: SealConfig = { type: 'shamir', secret_shares: shares, secret_threshold: threshold };
+    await this.#physical.put(SEAL_CONFIG_PATH, Buffer.from(JSON.stringify(config)));
+    this.#config = config;
+    const parts = shares === 1 ? [unsealKey] : split(unsealKey, shares, threshold);
+    return { keys: parts.map((p) => p.toString('hex')), keys_base64: parts.map((p) => p.toString('base64')), unsealKey };
+  }
+
   /** The unseal key reconstructed from shares (or the single key), checked against the stored root key. */
-  async verifyShares(shares: Buffer[]): Promise<void> {
+  async verifyShares(shares: Buffer[]): Promise<Buffer> {
     const config = await this.config();
     if (!config) throw badRequest('Vault is not initialized');
     let unsealKey: Buffer;
@@ -153,7 +177,7 @@ export class Seal {
     const sealedRoot = await this.#physical.get(ROOT_KEY_PATH);
     if (!sealedRoot) throw new SecretsError(500, 'root key not found');
     try {
-      open(unsealKey, sealedRoot, ROOT_KEY_PATH);
+      return open(unsealKey, sealedRoot, ROOT_KEY_PATH);
     } catch {
       throw badRequest('unable to authenticate: invalid key');
     }

@@ -5,7 +5,6 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../../core/clock.ts';
 import {
-  badRequest,
   type Auditor,
   type Authorizer,
   type BackendFactory,
@@ -17,7 +16,7 @@ import {
 } from '../contract.ts';
 import { kvBackend } from '../kv/index.ts';
 import { NamespaceRegistry, ROOT_NAMESPACE, namespacePrefix } from '../namespaces/registry.ts';
-import { Seal, type InitResult } from '../seal/seal.ts';
+import { Seal, validateShareConfig, type InitResult } from '../seal/seal.ts';
 import { Barrier } from '../storage/barrier.ts';
 import { KeyLocks, LogicalStorage } from '../storage/logical.ts';
 import { PhysicalStorage } from '../storage/physical.ts';
@@ -160,11 +159,7 @@ export class StoreCore implements SecretsCore {
 
   /** sys/init: validates as Vault does, splits the unseal key, issues a root token, leaves the store sealed. */
   async initialize(shares: number, threshold: number, rootTokenId?: string): Promise<InitResult & { rootToken: string }> {
-    if (shares < 1) throw badRequest('invalid seal configuration: shares must be at least one');
-    if (threshold < 1) throw badRequest('invalid seal configuration: threshold must be at least one');
-    if (threshold > shares) throw badRequest('invalid seal configuration: threshold cannot be larger than shares');
-    if (shares > 1 && threshold < 2) throw badRequest('invalid seal configuration: threshold must be greater than one for multiple shares');
-    if (shares > 255 || threshold > 255) throw badRequest('invalid seal configuration: shares must be less than 256');
+    validateShareConfig(shares, threshold);
     let rootToken = '';
     const result = await this.seal.initialize(shares, threshold, this.clock.now(), async () => {
       await this.afterUnseal();
