@@ -20,6 +20,7 @@ export const namespacePrefix = (ns: Namespace): string => (ns.id === ROOT_NAMESP
 
 /** `a/b`, `/a/b/`, `a//b` → `a/b/`; `` for root. */
 export function canonicalNamespacePath(path: string): string {
+  if (path === '') return '';
   const parts = path.split('/').filter(Boolean);
   return parts.length ? parts.join('/') + '/' : '';
 }
