@@ -32,11 +32,11 @@ describe('entity matching', () => {
       fc.property(name, name, fc.boolean(), (query, n, prefix) => {
         if (matchWeight(query, { names: [n], aliases: [] }, prefix) === 0) return;
         const terms = indexTerms([n]);
-        const q = normalize(query);
-        const words = q.split(' ');
+        const words = normalize(query).split(' ');
         const last = words[words.length - 1];
-        const reachable = terms.some((t) => t === q || words.includes(t) || (prefix && t.startsWith(last)));
-        assert.ok(reachable, `${query} -> ${n}`);
+        const exact = prefix ? words.slice(0, -1) : words;
+        assert.ok(exact.every((w) => terms.includes(w)), `${query} -> ${n}`);
+        if (prefix) assert.ok(terms.some((t) => t.startsWith(last)), `${query} -> ${n}`);
       }),
     );
   });

@@ -65,25 +65,28 @@ export class EntityStore {
     const exact = new Set(input.lastIsPrefix ? input.words.slice(0, -1) : input.words);
     const lookups = [...exact].map((word) => ({ word, asPrefix: false }));
     if (input.lastIsPrefix) lookups.push({ word: last, asPrefix: true });
-    // One index lookup per word, intersected here: cheaper than nested IN subqueries on both planners.
-    let found: Map<string, number> | undefined;
+    // One index-only lookup per word (the term index holds the ids), intersected here; popularity is read for the
+    // survivors alone.
+    let found: Set<string> | undefined;
     for (const { word, asPrefix } of lookups) {
-      let q = this.#db
-        .selectFrom('entities_terms as m')
-        .innerJoin('entities_entities as e', 'e.id', 'm.entity_id')
-        .select(['m.entity_id', 'e.popularity'])
-        .distinct()
-        .where('m.lang', 'in', input.languages);
+      let q = this.#db.selectFrom('entities_terms').select('entity_id').where('lang', 'in', input.languages);
       // A range on the term index; terms compare byte-wise on both databases (the column is COLLATE "C" on PostgreSQL).
-      q = asPrefix ? q.where('m.term', '>=', word).where('m.term', '<', `${word}\u{10FFFF}`) : q.where('m.term', '=', word);
-      if (input.types.length) q = q.where('m.entity_id', 'in', this.#db.selectFrom('entities_types').select('entity_id').where('type', 'in', input.types));
-      const rows = await q.execute();
-      const next = new Map<string, number>();
-      for (const r of rows) if (!found || found.has(r.entity_id)) next.set(r.entity_id, Number(r.popularity));
+      q = asPrefix ? q.where('term', '>=', word).where('term', '<', `${word}\u{10FFFF}`) : q.where('term', '=', word);
+      const next = new Set<string>();
+      for (const r of await q.execute()) if (!found || found.has(r.entity_id)) next.add(r.entity_id);
       found = next;
       if (found.size === 0) return [];
     }
-    return [...(found ?? [])].map(([id, popularity]) => ({ id, popularity })).sort((a, b) => b.popularity - a.popularity || a.id.localeCompare(b.id));
+    const ids = [...(found ?? [])];
+    const candidates: Candidate[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      let q = this.#db.selectFrom('entities_entities as e').select(['e.id', 'e.popularity']).where('e.id', 'in', ids.slice(i, i + 500));
+      if (input.types.length) {
+        q = q.where((eb) => eb.exists(eb.selectFrom('entities_types as t').select('t.entity_id').whereRef('t.entity_id', '=', 'e.id').where('t.type', 'in', input.types)));
+      }
+      for (const r of await q.execute()) candidates.push({ id: r.id, popularity: Number(r.popularity) });
+    }
+    return candidates.sort((a, b) => b.popularity - a.popularity || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   /** The documents of these ids (in no particular order). */

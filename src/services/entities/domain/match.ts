@@ -42,14 +42,12 @@ export function matchWeight(query: string, terms: MatchTerms, prefix: boolean): 
   return best;
 }
 
-/** The search terms an entity is indexed under: each whole name or alias, and each of their words. */
+/**
+ * The search terms an entity is indexed under: the words of its names and aliases. Every match needs each query word
+ * among them (the last one as a prefix with `prefix`), so candidates are the intersection of one lookup per word.
+ */
 export function indexTerms(texts: string[]): string[] {
   const out = new Set<string>();
-  for (const t of texts) {
-    const n = normalize(t);
-    if (!n) continue;
-    out.add(n);
-    for (const w of tokens(n)) out.add(w);
-  }
+  for (const t of texts) for (const w of tokens(t)) out.add(w);
   return [...out];
 }
