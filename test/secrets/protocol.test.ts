@@ -74,6 +74,18 @@ for (const database of DATABASES) {
       assert.equal(res.status, 400);
       res = await v('secret/data/a/b', { headers: { authorization: `Bearer ${ROOT}` }, token: null });
       assert.equal(res.status, 200, 'Authorization: Bearer works');
+      res = await v('sys/seal-status', { method: 'POST', body: {} });
+      assert.deepEqual([res.status, res.body.errors], [405, ['unsupported operation']]);
+      res = await v('secret/data/a/b', { method: 'OPTIONS' });
+      assert.equal(res.status, 405, 'OPTIONS without CORS enabled');
+      res = await v('secret/data/a/b', { method: 'HEAD' });
+      assert.equal(res.status, 200);
+      assert.equal(res.text, '');
+      res = await v('secret/data/a/b', { method: 'PUT', raw: 'a=1&b=2', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      assert.equal(res.status, 400, 'form fields reach the engine (KV v2 wants data)');
+      assert.deepEqual(res.body.errors, ['no data provided']);
+      res = await v('secret/data/a/b?data=ignored', { method: 'POST', body: { data: { from: 'body' } } });
+      assert.equal(res.status, 200, 'POST reads the body only');
     });
 
     it('enables, tunes, remounts and disables engines; conflicts and bad types are refused', async () => {
