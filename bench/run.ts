@@ -66,6 +66,7 @@ async function main(): Promise<void> {
     {
       dataDir,
       databaseUrl: process.env.BENCH_DATABASE ?? join(dataDir, 'bench.db'),
+      sqliteSynchronous: process.env.BENCH_SQLITE_SYNCHRONOUS === 'NORMAL' ? 'NORMAL' : 'FULL',
       host: '127.0.0.1',
       ports: () => 0,
       clock: 'system',
