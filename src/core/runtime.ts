@@ -15,6 +15,7 @@ import { CORE_TABLES, coreMigrations } from './migrations.ts';
 import { Outbox } from './outbox.ts';
 import type { ServiceContext, ServiceId, ServiceManifest } from './service.ts';
 import { randomBytes } from 'node:crypto';
+import { Server as TlsServer } from 'node:tls';
 
 export interface RuntimeOptions {
   dataDir: string;
@@ -144,7 +145,7 @@ export class Runtime {
     await manifest.start?.(ctx);
     let url = '';
     if (this.options.listen !== false) {
-      url = await listen(app, this.options.host, this.options.ports(manifest.id), Boolean(manifest.listener?.https));
+      url = await listen(app, this.options.host, this.options.ports(manifest.id));
       ctx.baseUrl = url;
     }
     this.services.set(manifest.id, { manifest, ctx, app, url });
@@ -218,8 +219,10 @@ export class Runtime {
   }
 }
 
-async function listen(app: FastifyInstance, host: string, port: number, tls = false): Promise<string> {
+async function listen(app: FastifyInstance, host: string, port: number): Promise<string> {
   await app.listen({ host, port });
+  // The scheme comes from the server itself: a service may build a TLS server from its own settings.
+  const tls = app.server instanceof TlsServer;
   const address = app.server.address();
   const actual = typeof address === 'object' && address ? address.port : port;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;

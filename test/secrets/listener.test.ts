@@ -105,6 +105,7 @@ describe('secrets listener over TLS', () => {
 
   it('serves HTTPS with the configured certificate, LIST included', { skip: !tls && 'openssl is not installed' }, async () => {
     const url = new URL(t!.url('secrets'));
+    assert.equal(url.protocol, 'https:', 'the runtime reports the scheme the listener really serves');
     const get = (method: string, path: string) =>
       new Promise<{ status: number; body: any }>((resolve, reject) => {
         const req = request({ host: url.hostname, port: url.port, method, path, rejectUnauthorized: false, headers: { 'x-vault-token': ROOT } }, (res) => {
