@@ -145,7 +145,7 @@ export class Runtime {
     await manifest.start?.(ctx);
     let url = '';
     if (this.options.listen !== false) {
-      url = await listen(app, this.options.host, this.options.ports(manifest.id));
+      url = await listen(app, this.options.host, this.options.ports(manifest.id), ctx.tls);
       ctx.baseUrl = url;
     }
     this.services.set(manifest.id, { manifest, ctx, app, url });
@@ -219,10 +219,10 @@ export class Runtime {
   }
 }
 
-async function listen(app: FastifyInstance, host: string, port: number): Promise<string> {
+async function listen(app: FastifyInstance, host: string, port: number, declaredTls = false): Promise<string> {
   await app.listen({ host, port });
-  // The scheme comes from the server itself: a service may build a TLS server from its own settings.
-  const tls = app.server instanceof TlsServer;
+  // A TLS server, or a service that wraps its sockets in TLS from its own settings and says so.
+  const tls = declaredTls || app.server instanceof TlsServer;
   const address = app.server.address();
   const actual = typeof address === 'object' && address ? address.port : port;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;

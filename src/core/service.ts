@@ -55,6 +55,8 @@ export interface ServiceContext {
   settings: Record<string, unknown>;
   /** Public base URL of this service's listener, e.g. http://127.0.0.1:4404 (for links it generates). */
   baseUrl: string;
+  /** Set during `register` by a service whose listener serves TLS itself, so its URL is reported as https. */
+  tls?: boolean;
   /** True for tests and `start` without a TTY: quieter output. */
   devMode: boolean;
   /** The development user's credentials (seeded at start; every Google-style scope). */

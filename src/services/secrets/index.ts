@@ -49,6 +49,7 @@ export const manifest: ServiceManifest = {
   async register(app, ctx) {
     const settings = parseSettings(ctx.settings);
     serverSettingsOf(app.server).tls = settings.tls;
+    ctx.tls = settings.tls !== null;
     // A fresh access half (tokens, policies, auth methods, audit) per running service: runtimes sharing a process
     // (tests, restarts) keep separate state.
     const plugin = createAccessPlugin();
