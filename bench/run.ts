@@ -5,10 +5,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pino from 'pino';
 import { buildAdmin } from '../src/admin/index.ts';
 import { createListener } from '../src/core/http/listener.ts';
-import { Runtime } from '../src/core/runtime.ts';
+import { Runtime, loopbackOptions } from '../src/core/runtime.ts';
 import type { ServiceId } from '../src/core/service.ts';
 import { manifestOf } from '../src/services/index.ts';
 import type { BenchEnv, BenchRequest, BenchScenario } from './scenario.ts';
@@ -63,18 +62,11 @@ async function main(): Promise<void> {
   const services = [...new Set(scenarios.map((s) => s.service))] as ServiceId[];
   const dataDir = mkdtempSync(join(tmpdir(), 'twinstack-bench-'));
   const rt = await Runtime.start(
-    {
-      dataDir,
-      databaseUrl: process.env.BENCH_DATABASE ?? join(dataDir, 'bench.db'),
+    loopbackOptions(dataDir, process.env.BENCH_DATABASE ?? join(dataDir, 'bench.db'), {
       sqliteSynchronous: process.env.BENCH_SQLITE_SYNCHRONOUS === 'NORMAL' ? 'NORMAL' : 'FULL',
-      host: '127.0.0.1',
-      ports: () => 0,
-      clock: 'system',
-      logLevel: 'silent',
-      logger: pino({ level: 'silent' }),
       devApiKey: 'bench-dev-api-key',
       devToken: 'bench-dev-token',
-    },
+    }),
     services.map(manifestOf),
     buildAdmin,
   );

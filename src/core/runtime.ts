@@ -59,6 +59,22 @@ export const DEV_SCOPES = [
 
 export const DEV_PRINCIPAL_ID = 'developer';
 
+/** Options for an embedded, silent runtime on ephemeral loopback ports (tests, benchmarks, tools). */
+export function loopbackOptions(dataDir: string, databaseUrl: string, overrides: Partial<RuntimeOptions> = {}): RuntimeOptions {
+  return {
+    dataDir,
+    databaseUrl,
+    host: '127.0.0.1',
+    ports: () => 0,
+    clock: 'system',
+    logLevel: 'silent',
+    logger: pino({ level: 'silent' }),
+    devApiKey: 'loopback-dev-api-key',
+    devToken: 'loopback-dev-token',
+    ...overrides,
+  };
+}
+
 export class Runtime {
   readonly options: RuntimeOptions;
   readonly log: Logger;

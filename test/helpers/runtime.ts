@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import pg from 'pg';
 import { buildAdmin } from '../../src/admin/index.ts';
-import { Runtime, type RuntimeOptions } from '../../src/core/runtime.ts';
+import { Runtime, loopbackOptions, type RuntimeOptions } from '../../src/core/runtime.ts';
 import type { ServiceId, ServiceManifest } from '../../src/core/service.ts';
 import { manifestOf } from '../../src/services/index.ts';
 
@@ -49,21 +49,16 @@ export async function startTestRuntime(options: TestRuntimeOptions): Promise<Tes
     databaseUrl = url.toString();
   }
   const manifests = options.services.map((s) => (typeof s === 'string' ? manifestOf(s) : s));
-  const runtimeOptions: RuntimeOptions = {
-    dataDir,
-    databaseUrl,
-    host: '127.0.0.1',
-    ports: () => 0,
+  const runtimeOptions: RuntimeOptions = loopbackOptions(dataDir, databaseUrl, {
     clock: options.clock ?? 'system',
     clockStart: options.clockStart,
-    logLevel: 'silent',
     logger: pino({ level: process.env.TWINSTACK_TEST_LOG ?? 'silent' }),
     devApiKey: DEV_API_KEY,
     devToken: DEV_TOKEN,
     principals: options.principals,
     settings: options.settings,
     tickMs: 100,
-  };
+  });
   const boot = () => Runtime.start(runtimeOptions, manifests, buildAdmin);
   let rt = await boot();
   const handle: TestRuntime = {

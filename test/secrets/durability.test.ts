@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import pino from 'pino';
-import { Runtime } from '../../src/core/runtime.ts';
+import { Runtime, loopbackOptions } from '../../src/core/runtime.ts';
 import { manifestOf } from '../../src/services/index.ts';
 import { DATABASES, call, type TestRuntime } from '../helpers/runtime.ts';
 import { ROOT, startSecrets, vault } from './helpers.ts';
@@ -105,21 +104,7 @@ describe('secrets after an unclean kill (sqlite)', () => {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;
-    const rt = await Runtime.start(
-      {
-        dataDir,
-        databaseUrl,
-        host: '127.0.0.1',
-        ports: () => 0,
-        clock: 'system',
-        logLevel: 'silent',
-        logger: pino({ level: 'silent' }),
-        devApiKey: 'k',
-        devToken: 't',
-        settings: { secrets: { devRootToken: ROOT } },
-      },
-      [manifestOf('secrets')],
-    );
+    const rt = await Runtime.start(loopbackOptions(dataDir, databaseUrl, { settings: { secrets: { devRootToken: ROOT } } }), [manifestOf('secrets')]);
     try {
       const base = rt.services.get('secrets')!.url;
       assert.equal(written.length, 20);
