@@ -2,13 +2,32 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Compilable, type Driver, type Migration } from 'kysely';
 import pg from 'pg';
 import type { DialectName } from './dialect.ts';
+import { GroupCommitter, NestedWriteError, insideUnitOfWork, type UnitOfWork } from './group-commit.ts';
+import { SqliteReadPool } from './read-pool.ts';
+
+export { NestedWriteError, type UnitOfWork } from './group-commit.ts';
 
 export interface Database {
   kysely: Kysely<any>;
   dialect: DialectName;
+  /**
+   * The durable write path: runs `fn` as one unit of work on the transaction it is handed and resolves only once that
+   * work is committed. On SQLite, units that arrive together share one commit (one fsync), each in its own savepoint;
+   * on PostgreSQL each is a transaction from the pool. Inside `fn` use only `tx`: a query on `kysely` (or a nested
+   * `write`) would wait for the very transaction it runs in, and is refused with NestedWriteError.
+   */
+  write<T>(fn: UnitOfWork<T>): Promise<T>;
+  /**
+   * Runs a read-only query off the event loop (SQLite: a worker thread with its own read connection; PostgreSQL: the
+   * pool). For long reads (aggregations, searches, scans) so that one heavy request never stalls other services.
+   * It sees committed data only.
+   */
+  heavyRead<R>(query: Compilable<R>): Promise<R[]>;
+  /** Units of work committed and the commits that carried them (units / commits is the batching achieved). */
+  writeStats(): { commits: number; units: number };
   /** The URL with any password removed, for logs and health. */
   describe: string;
   /** Runs one namespace's migrations (each service has its own table of applied migrations). */
@@ -37,10 +56,67 @@ function openSqlite(path: string, options: OpenOptions): Database {
   handle.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   handle.pragma('foreign_keys = ON');
   handle.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database: handle }) });
-  return wrap(kysely, 'sqlite', path, async () => {
-    await kysely.destroy();
+  const kysely = new Kysely<any>({ dialect: new GuardedSqliteDialect({ database: withStatementCache(handle) }) });
+  const committer = new GroupCommitter(kysely);
+  // An in-memory database is private to its connection: its long reads stay on the main thread.
+  const readers = path === ':memory:' ? undefined : new SqliteReadPool(path);
+  return wrap(kysely, 'sqlite', path, {
+    write: (fn) => committer.write(fn),
+    writeStats: () => committer.stats(),
+    heavyRead: async (query) => (readers ? readers.run(query.compile()) : (await kysely.executeQuery(query.compile())).rows),
+    close: async () => {
+      await committer.idle();
+      await readers?.close();
+      await kysely.destroy();
+    },
   });
+}
+
+const STATEMENTS_KEPT = 1000;
+
+// Kysely prepares every query it runs; hot paths repeat the same few hundred SQL texts, so keep their prepared
+// statements (better-sqlite3 statements are reusable; queries here are never streamed, so none is busy when reused).
+function withStatementCache(handle: SQLite.Database) {
+  const kept = new Map<string, SQLite.Statement>();
+  return {
+    prepare(text: string) {
+      let stmt = kept.get(text);
+      if (!stmt) {
+        stmt = handle.prepare(text);
+        if (kept.size >= STATEMENTS_KEPT) kept.delete(kept.keys().next().value!);
+        kept.set(text, stmt);
+      }
+      return stmt;
+    },
+    close() {
+      kept.clear();
+      handle.close();
+    },
+  };
+}
+
+// The single SQLite connection is held by the open group-commit transaction while units run; a unit that queried
+// through the database instead of its transaction would wait for itself. Refuse that at once instead of hanging, and
+// on PostgreSQL too, so that code tested on one database behaves alike on the other.
+function guard(driver: Driver): Driver {
+  const acquire = driver.acquireConnection.bind(driver);
+  driver.acquireConnection = () => {
+    if (insideUnitOfWork.getStore()) return Promise.reject(new NestedWriteError('a query outside the transaction'));
+    return acquire();
+  };
+  return driver;
+}
+
+class GuardedSqliteDialect extends SqliteDialect {
+  override createDriver() {
+    return guard(super.createDriver());
+  }
+}
+
+class GuardedPostgresDialect extends PostgresDialect {
+  override createDriver() {
+    return guard(super.createDriver());
+  }
 }
 
 async function openPostgres(rawUrl: string): Promise<Database> {
@@ -71,10 +147,29 @@ async function openPostgres(rawUrl: string): Promise<Database> {
   } finally {
     client.release();
   }
-  const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
-  return wrap(kysely, 'postgres', redact(url) + (schema ? ` (schema ${schema})` : ''), async () => {
-    await kysely.destroy();
-  }, schema ?? undefined);
+  const kysely = new Kysely<any>({ dialect: new GuardedPostgresDialect({ pool }) });
+  let written = 0;
+  return wrap(
+    kysely,
+    'postgres',
+    redact(url) + (schema ? ` (schema ${schema})` : ''),
+    {
+      write: (fn) => {
+        if (insideUnitOfWork.getStore()) return Promise.reject(new NestedWriteError('db.write()'));
+        return kysely
+          .transaction()
+          .execute((tx) => insideUnitOfWork.run(true, () => fn(tx)))
+          .then((value) => {
+            written++;
+            return value;
+          });
+      },
+      heavyRead: async (query) => (await kysely.executeQuery(query.compile())).rows,
+      writeStats: () => ({ commits: written, units: written }),
+      close: () => kysely.destroy(),
+    },
+    schema ?? undefined,
+  );
 }
 
 function redact(url: URL): string {
@@ -85,11 +180,14 @@ function redact(url: URL): string {
 
 // `schema` pins the migration bookkeeping tables to the selected PostgreSQL schema: Kysely's existence check looks at
 // every schema, so without it a `<ns>_migrations_lock` in another schema (a parallel test) is taken for ours.
-function wrap(kysely: Kysely<any>, dialect: DialectName, describe: string, close: () => Promise<void>, schema?: string): Database {
+type Paths = Pick<Database, 'write' | 'heavyRead' | 'writeStats' | 'close'>;
+
+function wrap(kysely: Kysely<any>, dialect: DialectName, describe: string, paths: Paths, schema?: string): Database {
   return {
     kysely,
     dialect,
     describe,
+    ...paths,
     async migrate(namespace, migrations) {
       const migrator = new Migrator({
         db: kysely,
@@ -98,8 +196,15 @@ function wrap(kysely: Kysely<any>, dialect: DialectName, describe: string, close
         migrationLockTableName: `${namespace}_migrations_lock`,
         ...(schema ? { migrationTableSchema: schema } : {}),
       });
-      const { error } = await migrator.migrateToLatest();
-      if (error) throw new Error(`migrations of ${namespace} failed: ${(error as Error).message}`, { cause: error });
+      // Kysely's existence checks read the catalog of every schema (has_schema_privilege on each): a schema dropped
+      // meanwhile by another client fails the check with 3F000 "schema ... does not exist". Applied migrations are
+      // recorded in the same transaction as their DDL, so running again is safe.
+      for (let attempt = 1; ; attempt++) {
+        const { error } = await migrator.migrateToLatest();
+        if (!error) return;
+        if (dialect === 'postgres' && (error as { code?: string }).code === '3F000' && attempt < 5) continue;
+        throw new Error(`migrations of ${namespace} failed: ${(error as Error).message}`, { cause: error });
+      }
     },
     async clear(tables) {
       await kysely.transaction().execute(async (tx) => {
@@ -109,6 +214,5 @@ function wrap(kysely: Kysely<any>, dialect: DialectName, describe: string, close
     async ping() {
       await sql`select 1`.execute(kysely);
     },
-    close,
   };
 }
