@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.twinstack/', 'bench/results/', 'coverage/'] },
+  { ignores: ['node_modules/', '.twinstack/', 'bench/results/', 'coverage/', 'scratch/'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -48,9 +48,10 @@ export class Jobs {
 
   /**
    * Schedules a job at `runAt`. With a `key`, scheduling again replaces the pending job of that key
-   * (so a retried request never doubles work).
+   * (so a retried request never doubles work). Pass `tx` to schedule inside a unit of work (`db.write`), so the job
+   * exists exactly when the change that caused it does.
    */
-  async schedule(input: { service: string; kind: string; runAt: number; payload?: unknown; key?: string }): Promise<string> {
+  async schedule(input: { service: string; kind: string; runAt: number; payload?: unknown; key?: string }, tx?: Kysely<any>): Promise<string> {
     const id = sortableId();
     const row = {
       id,
@@ -64,7 +65,7 @@ export class Jobs {
       attempts: 0,
       created_at: this.#clock.now(),
     };
-    await this.#db
+    await (tx ?? this.#db)
       .insertInto('core_jobs')
       .values(row)
       .onConflict((oc) => oc.column('job_key').doUpdateSet({ run_at: input.runAt, payload: row.payload, status: 'pending', attempts: 0 }))
@@ -96,8 +97,8 @@ export class Jobs {
       .execute();
   }
 
-  async cancel(key: string): Promise<void> {
-    await this.#db.deleteFrom('core_jobs').where('job_key', '=', key).where('status', '=', 'pending').execute();
+  async cancel(key: string, tx?: Kysely<any>): Promise<void> {
+    await (tx ?? this.#db).deleteFrom('core_jobs').where('job_key', '=', key).where('status', '=', 'pending').execute();
   }
 
   async list(service?: string): Promise<Array<Job & { status: string; recur: string | null; lastError: string | null }>> {

@@ -43,7 +43,10 @@ export class Outbox {
     this.#wallNow = wallNow;
   }
 
-  /** Queues a message. `deliverAfter` holds it (for example an SMS outside polite hours) until that time. */
+  /**
+   * Queues a message. `deliverAfter` holds it (for example an SMS outside polite hours) until that time. Pass `tx` to
+   * queue inside a unit of work (`db.write`): the message then exists exactly when the change that caused it does.
+   */
   async enqueue(input: {
     service: string;
     channel: Channel;
@@ -53,10 +56,10 @@ export class Outbox {
     headers?: Record<string, string>;
     correlation?: string;
     deliverAfter?: number;
-  }): Promise<string> {
+  }, tx?: Kysely<any>): Promise<string> {
     const id = sortableId();
     const now = this.#clock.now();
-    await this.#db
+    await (tx ?? this.#db)
       .insertInto('core_outbox')
       .values({
         id,

@@ -12,6 +12,8 @@ import { REDACT_PATHS } from './http/redact.ts';
 import { Identity } from './identity.ts';
 import { Jobs } from './jobs.ts';
 import { CORE_TABLES, coreMigrations } from './migrations.ts';
+import { blobMigrations } from './blobs/migrations.ts';
+import { watchChannelMigrations } from './google/watch-channels.ts';
 import { Outbox } from './outbox.ts';
 import type { ServiceContext, ServiceId, ServiceManifest } from './service.ts';
 import { randomBytes } from 'node:crypto';
@@ -110,6 +112,8 @@ export class Runtime {
     let rt: Runtime | undefined;
     try {
       await db.migrate('core', coreMigrations);
+      await db.migrate('core_blobs', blobMigrations);
+      await db.migrate('core_watch', watchChannelMigrations);
       const clock = await restoreClock(db, options);
       rt = new Runtime(options, log, db, clock, vault);
       await rt.#seedPrincipals();
@@ -209,6 +213,7 @@ export class Runtime {
       await this.db.clear(s.manifest.tables);
       await this.db.kysely.deleteFrom('core_jobs').where('service', '=', s.manifest.id).execute();
       await this.db.kysely.deleteFrom('core_outbox').where('service', '=', s.manifest.id).execute();
+      await this.db.kysely.deleteFrom('core_watch_channels').where('service', '=', s.manifest.id).execute();
     }
     if (!id) {
       await this.db.clear(CORE_TABLES.filter((t) => t !== 'core_settings'));

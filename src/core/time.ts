@@ -53,17 +53,31 @@ export const instantToMs = (i: Instant): number => i.seconds * 1000 + Math.floor
 export const isoMs = (ms: number): string => new Date(ms).toISOString();
 
 /** Offset of `timeZone` from UTC at instant `ms`, in milliseconds (positive east of Greenwich). */
+// Building an Intl.DateTimeFormat costs far more than formatting with one: keep one per zone.
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+function zoneFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = zoneFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    // Zone names are matched case-insensitively, so callers could name one zone many ways: bound the cache.
+    if (zoneFormats.size >= 1000) zoneFormats.clear();
+    zoneFormats.set(timeZone, format);
+  }
+  return format;
+}
+
 export function zoneOffsetMs(timeZone: string, ms: number): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(ms));
+  const parts = zoneFormat(timeZone).formatToParts(new Date(ms));
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
   return asUtc - Math.floor(ms / 1000) * 1000;

@@ -59,7 +59,7 @@ describe('twinstack command', () => {
     const base = await freePortBase();
     const child = spawn(process.execPath, [BIN, 'start', '--data-dir', dataDir, '--port-base', String(base)], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const out = await waitForOutput(child, /Press Ctrl\+C/);
+      const out = await waitForOutput(child, /Press Ctrl\+C/, 90_000); // a first start builds the entity graph
       assert.match(out, new RegExp(`admin\\s+http://127\\.0\\.0\\.1:${base}`));
       assert.match(out, new RegExp(`errorreporting\\s+http://127\\.0\\.0\\.1:${base + 4}`));
       const health = await fetch(`http://127.0.0.1:${base}/health`);

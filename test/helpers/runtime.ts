@@ -56,7 +56,7 @@ export async function startTestRuntime(options: TestRuntimeOptions): Promise<Tes
     devApiKey: DEV_API_KEY,
     devToken: DEV_TOKEN,
     principals: options.principals,
-    settings: options.settings,
+    settings: { entities: { graph: 'samples' }, ...options.settings }, // the full entity graph only where a test asks for it
     tickMs: 100,
   });
   const boot = () => Runtime.start(runtimeOptions, manifests, buildAdmin);

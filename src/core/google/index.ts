@@ -8,6 +8,7 @@ import { FieldsSyntaxError, applyFields, parseFields, type Selection } from './f
 export * from './errors.ts';
 export * from './auth.ts';
 export * from './page-token.ts';
+export * from './parameters.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

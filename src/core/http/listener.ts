@@ -2,6 +2,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { uuid } from '../ids.ts';
+import { parseJsonBody } from './json-body.ts';
 import { redactUrl } from './redact.ts';
 
 export interface ListenerOptions {
@@ -14,6 +15,16 @@ export interface ListenerOptions {
 
 export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
 
+/**
+ * Socket limits: a request's headers must arrive within HEADERS_MS of the connection (or of the previous answer on a
+ * kept-alive one), so a connection that sends nothing is closed; the whole request within REQUEST_MS, so a body
+ * dribbled a byte at a time is cut off; a listener holds at most MAX_CONNECTIONS sockets. Idle kept-alive sockets
+ * follow Fastify's keep-alive timeout, which clients read from the Keep-Alive header (a shorter one races their reuse).
+ */
+export const HEADERS_MS = 20_000;
+export const REQUEST_MS = 120_000;
+export const MAX_CONNECTIONS = 2_000;
+
 export function createListener(options: ListenerOptions): FastifyInstance {
   const fastifyOptions: FastifyServerOptions & Record<string, unknown> = {
     loggerInstance: options.log.child({ listener: options.name }),
@@ -25,6 +36,8 @@ export function createListener(options: ListenerOptions): FastifyInstance {
     },
     requestIdHeader: false,
     return503OnClosing: true,
+    requestTimeout: REQUEST_MS,
+    http: { headersTimeout: HEADERS_MS },
     forceCloseConnections: 'idle',
     routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: 2048 },
     // A schema's `additionalProperties: false` must reject unknown fields, not silently drop them.
@@ -38,6 +51,17 @@ export function createListener(options: ListenerOptions): FastifyInstance {
   // eslint-disable-next-line prefer-const -- read by frameworkErrors, which runs only after construction
   let app: FastifyInstance;
   app = Fastify(fastifyOptions) as unknown as FastifyInstance;
+  app.server.maxConnections = MAX_CONNECTIONS;
+  app.server.headersTimeout = HEADERS_MS;
+  // One JSON parser for every listener: nesting depth bounded, and an empty body read as no body.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
