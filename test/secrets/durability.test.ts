@@ -1,16 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { Runtime, loopbackOptions } from '../../src/core/runtime.ts';
-import { manifestOf } from '../../src/services/index.ts';
 import { DATABASES, call, type TestRuntime } from '../helpers/runtime.ts';
 import { ROOT, startSecrets, vault } from './helpers.ts';
-
-const here = fileURLToPath(new URL('.', import.meta.url));
 
 for (const database of DATABASES) {
   describe(`secrets dev mode and durability (${database})`, () => {
@@ -80,41 +73,3 @@ for (const database of DATABASES) {
     });
   });
 }
-
-describe('secrets after an unclean kill (sqlite)', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'secrets-kill-'));
-  const databaseUrl = join(dataDir, 'kill.db');
-  after(() => rmSync(dataDir, { recursive: true, force: true }));
-
-  it('reads back every acknowledged write after SIGKILL', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'fixtures/serve-secrets.ts'), dataDir, databaseUrl, ROOT], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (d) => {
-        out += d;
-        if (out.includes('\n')) resolve(out.trim());
-      });
-      child.on('exit', (code) => reject(new Error(`child exited with ${code}`)));
-    });
-    const written: number[] = [];
-    for (let i = 0; i < 20; i++) {
-      const res = await call(`${url}/v1/secret/data/k${i}`, { body: { data: { i } }, headers: { 'x-secrets-token': ROOT } });
-      if (res.status === 200) written.push(i);
-    }
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-    const rt = await Runtime.start(loopbackOptions(dataDir, databaseUrl, { settings: { secrets: { devRootToken: ROOT } } }), [manifestOf('secrets')]);
-    try {
-      const base = rt.services.get('secrets')!.url;
-      assert.equal(written.length, 20);
-      for (const i of written) {
-        const res = await call(`${base}/v1/secret/data/k${i}`, { headers: { 'x-secrets-token': ROOT } });
-        assert.deepEqual(res.body.data.data, { i });
-      }
-    } finally {
-      await rt.close();
-    }
-  });
-});
-

@@ -19,7 +19,7 @@ export const manifest: ServiceManifest = {
   listener: { bodyLimit: BODY_LIMIT },
   async register(app, ctx) {
     installGoogleFamily(app);
-    const store = new ErrorStore(ctx.kysely);
+    const store = new ErrorStore(ctx.db);
     reportRoutes(app, ctx, store);
     readRoutes(app, ctx, store);
     groupRoutes(app, ctx, store);
@@ -31,6 +31,6 @@ export const manifest: ServiceManifest = {
     ];
   },
   async admin(app, ctx) {
-    adminRoutes(app, ctx, new ErrorStore(ctx.kysely));
+    adminRoutes(app, ctx, new ErrorStore(ctx.db));
   },
 };

@@ -1,5 +1,6 @@
 // Queries of the error reporting tables. Routes and the read model call these; no SQL lives anywhere else.
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { Database } from '../../core/db/index.ts';
 import { defaultLogBucket, type LogBucketSettings } from './domain/log-bucket.ts';
 import type { BucketPlan, ServiceFilter, TimeRange } from './domain/query.ts';
 import type { AcceptedEvent, ErrorContext } from './domain/report.ts';
@@ -57,11 +58,14 @@ export interface LogEntry {
   groupId: string | null;
 }
 
+// Writes go through the group-commit path; the aggregations behind groupStats and events.list run off the event loop.
 export class ErrorStore {
+  readonly #database: Database;
   readonly #db: Kysely<any>;
 
-  constructor(db: Kysely<any>) {
-    this.#db = db;
+  constructor(database: Database) {
+    this.#database = database;
+    this.#db = database.kysely;
   }
 
   async logBucket(projectId: string): Promise<LogBucketSettings> {
@@ -72,17 +76,19 @@ export class ErrorStore {
 
   async putLogBucket(projectId: string, s: LogBucketSettings, now: number): Promise<void> {
     const values = { cmek_enabled: s.cmekEnabled ? 1 : 0, bucket_project: s.bucketProject, routed: s.routed ? 1 : 0, updated_at: now };
-    await this.#db
-      .insertInto('errorreporting_log_buckets')
-      .values({ project_id: projectId, ...values })
-      .onConflict((oc) => oc.column('project_id').doUpdateSet(values))
-      .execute();
+    await this.#database.write((tx) =>
+      tx
+        .insertInto('errorreporting_log_buckets')
+        .values({ project_id: projectId, ...values })
+        .onConflict((oc) => oc.column('project_id').doUpdateSet(values))
+        .execute(),
+    );
   }
 
-  /** Writes the event to the log and, when analysed, to its group; one transaction. */
+  /** Writes the event to the log and, when analysed, to its group; one unit of work. */
   async record(projectId: string, event: AcceptedEvent, analysed: boolean, now: number): Promise<void> {
     const context = event.context ? JSON.stringify(event.context) : null;
-    await this.#db.transaction().execute(async (tx) => {
+    await this.#database.write(async (tx) => {
       await tx
         .insertInto('errorreporting_log')
         .values({
@@ -152,16 +158,17 @@ export class ErrorStore {
 
   /** Per group: events, distinct users, first and last event time, within the range and filter. */
   async aggregates(projectId: string, filter: ServiceFilter, range: TimeRange, groupIds: string[]): Promise<GroupAggregate[]> {
-    const rows = await this.#events(projectId, filter, range, groupIds)
-      .select((eb) => [
-        'group_id',
-        eb.fn.countAll().as('n'),
-        eb.fn.count('user_name').distinct().as('users'),
-        eb.fn.min('event_time').as('first_seen'),
-        eb.fn.max('event_time').as('last_seen'),
-      ])
-      .groupBy('group_id')
-      .execute();
+    const rows = await this.#database.heavyRead(
+      this.#events(projectId, filter, range, groupIds)
+        .select((eb) => [
+          'group_id',
+          eb.fn.countAll().as('n'),
+          eb.fn.count('user_name').distinct().as('users'),
+          eb.fn.min('event_time').as('first_seen'),
+          eb.fn.max('event_time').as('last_seen'),
+        ])
+        .groupBy('group_id'),
+    );
     return rows.map((r) => ({
       groupId: r.group_id,
       count: Number(r.n),
@@ -174,10 +181,11 @@ export class ErrorStore {
   /** First and last event time of each group under the filter, whatever the time range (answered from an index). */
   async seenBounds(projectId: string, filter: ServiceFilter, groupIds: string[]): Promise<Array<{ groupId: string; firstSeen: number; lastSeen: number }>> {
     if (groupIds.length === 0) return [];
-    const rows = await this.#events(projectId, filter, undefined, groupIds)
-      .select((eb) => ['group_id', eb.fn.min('event_time').as('first_seen'), eb.fn.max('event_time').as('last_seen')])
-      .groupBy('group_id')
-      .execute();
+    const rows = await this.#database.heavyRead(
+      this.#events(projectId, filter, undefined, groupIds)
+        .select((eb) => ['group_id', eb.fn.min('event_time').as('first_seen'), eb.fn.max('event_time').as('last_seen')])
+        .groupBy('group_id'),
+    );
     return rows.map((r) => ({ groupId: r.group_id as string, firstSeen: Number(r.first_seen), lastSeen: Number(r.last_seen) }));
   }
 
@@ -191,10 +199,11 @@ export class ErrorStore {
     const origin = plan ? sql.lit(Math.trunc(plan.originMs)) : undefined;
     const offset = plan?.fromEnd ? sql`${origin} - event_time` : sql`event_time - ${origin}`;
     const index = plan ? sql<number>`cast(${offset} as bigint) / cast(${sql.lit(Math.trunc(plan.durationMs))} as bigint)` : sql<number>`0`;
-    const rows = await this.#events(projectId, filter, range, groupIds)
-      .select((eb) => ['group_id', 'service', 'version', index.as('k'), eb.fn.countAll().as('n'), eb.fn.max('id').as('latest_id')])
-      .groupBy(plan ? ['group_id', 'service', 'version', index] : ['group_id', 'service', 'version'])
-      .execute();
+    const rows = await this.#database.heavyRead(
+      this.#events(projectId, filter, range, groupIds)
+        .select((eb) => ['group_id', 'service', 'version', index.as('k'), eb.fn.countAll().as('n'), eb.fn.max('id').as('latest_id')])
+        .groupBy(plan ? ['group_id', 'service', 'version', index] : ['group_id', 'service', 'version']),
+    );
     return rows.map((r) => ({
       groupId: r.group_id as string,
       service: r.service as string,
@@ -211,18 +220,14 @@ export class ErrorStore {
   }
 
   async listEvents(projectId: string, groupId: string, filter: ServiceFilter, range: TimeRange, offset: number, limit: number): Promise<StoredEvent[]> {
-    const rows = await this.#events(projectId, filter, range, [groupId])
-      .selectAll()
-      .orderBy('event_time', 'desc')
-      .orderBy('id', 'desc')
-      .offset(offset)
-      .limit(limit)
-      .execute();
+    const rows = await this.#database.heavyRead(
+      this.#events(projectId, filter, range, [groupId]).selectAll().orderBy('event_time', 'desc').orderBy('id', 'desc').offset(offset).limit(limit),
+    );
     return rows.map(toEvent);
   }
 
   async deleteEvents(projectId: string): Promise<void> {
-    await this.#db.deleteFrom('errorreporting_events').where('project_id', '=', projectId).execute();
+    await this.#database.write((tx) => tx.deleteFrom('errorreporting_events').where('project_id', '=', projectId).execute());
   }
 
   async groups(projectId: string, groupIds?: string[]): Promise<GroupRow[]> {
@@ -241,12 +246,14 @@ export class ErrorStore {
 
   /** Replaces the mutable fields of an existing group; false when there is no such group. */
   async updateGroup(projectId: string, groupId: string, status: ResolutionStatus, trackingIssues: Array<{ url: string }>, now: number): Promise<boolean> {
-    const res = await this.#db
-      .updateTable('errorreporting_groups')
-      .set({ resolution_status: status, tracking_issues: JSON.stringify(trackingIssues), updated_at: now })
-      .where('project_id', '=', projectId)
-      .where('group_id', '=', groupId)
-      .executeTakeFirst();
+    const res = await this.#database.write((tx) =>
+      tx
+        .updateTable('errorreporting_groups')
+        .set({ resolution_status: status, tracking_issues: JSON.stringify(trackingIssues), updated_at: now })
+        .where('project_id', '=', projectId)
+        .where('group_id', '=', groupId)
+        .executeTakeFirst(),
+    );
     return Number(res.numUpdatedRows) > 0;
   }
 

@@ -1,6 +1,6 @@
 // The query parameters of the read methods (groupStats.list, events.list), validated into plain values, and the
 // time arithmetic they need: the period a time range covers and the buckets of `timedCounts`.
-import { invalidArgument, pageSize as readPageSize } from '../../../core/google/index.ts';
+import { invalidArgument, pageSize as readPageSize, refuseUnknownParameters } from '../../../core/google/index.ts';
 import { parseGoogleDuration, parseRfc3339, instantToMs } from '../../../core/time.ts';
 import { isGroupId } from './fingerprint.ts';
 
@@ -22,11 +22,6 @@ export const ORDERS = ['COUNT_DESC', 'LAST_SEEN_DESC', 'CREATED_DESC', 'AFFECTED
 export type GroupOrder = (typeof ORDERS)[number];
 export const ALIGNMENTS = ['ALIGNMENT_EQUAL_ROUNDED', 'ALIGNMENT_EQUAL_AT_END'] as const;
 export type Alignment = (typeof ALIGNMENTS)[number];
-
-/** Parameters every Google API accepts on every method. */
-const SYSTEM_PARAMS = new Set([
-  'alt', 'fields', 'key', 'prettyPrint', 'quotaUser', 'access_token', 'oauth_token', '$.xgafv', 'upload_protocol', 'uploadType', 'callback', 'userIp',
-]);
 
 export interface ServiceFilter {
   service?: string;
@@ -70,7 +65,7 @@ const GROUP_STATS_PARAMS = [
 const EVENTS_PARAMS = ['groupId', 'serviceFilter.service', 'serviceFilter.version', 'serviceFilter.resourceType', 'timeRange.period', 'pageSize', 'pageToken'];
 
 export function readGroupStatsQuery(raw: Raw, nowMs: number): GroupStatsQuery {
-  rejectUnknown(raw, GROUP_STATS_PARAMS);
+  refuseUnknownParameters(raw, GROUP_STATS_PARAMS);
   const groupIds = all(raw.groupId);
   for (const id of groupIds) if (!isGroupId(id)) throw invalidArgument(`Invalid group id: "${id}".`, 'groupId');
   const duration = one(raw, 'timedCountDuration');
@@ -100,7 +95,7 @@ export function readGroupStatsQuery(raw: Raw, nowMs: number): GroupStatsQuery {
 }
 
 export function readEventsQuery(raw: Raw, nowMs: number): EventsQuery {
-  rejectUnknown(raw, EVENTS_PARAMS);
+  refuseUnknownParameters(raw, EVENTS_PARAMS);
   const groupId = one(raw, 'groupId');
   if (!groupId) throw invalidArgument('groupId must be set.', 'groupId', 'required');
   if (!isGroupId(groupId)) throw invalidArgument(`Invalid group id: "${groupId}".`, 'groupId');
@@ -136,14 +131,6 @@ function readEnum<T extends string>(raw: Raw, name: string, type: string, values
     throw invalidArgument(`Invalid value at '${protoPath(name)}' (${ENUM_PREFIX}${type}), "${value}"`, name);
   }
   return value as T;
-}
-
-function rejectUnknown(raw: Raw, known: string[]): void {
-  for (const key of Object.keys(raw)) {
-    if (!known.includes(key) && !SYSTEM_PARAMS.has(key)) {
-      throw invalidArgument(`Invalid JSON payload received. Unknown name "${key}": Cannot bind query parameter. Field '${key}' could not be found in request message.`, key);
-    }
-  }
 }
 
 const protoPath = (name: string) => name.split('.').map((p) => p.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)).join('.');

@@ -1,5 +1,6 @@
 // Decoding an HTTP request into the router's input: method and query to operation, headers (X-Secrets-* with the
 // X-Vault-* aliases and Authorization: Bearer), and the lenient body rules (JSON without content type, form bodies).
+import { parseJsonBody } from '../../../core/http/json-body.ts';
 import { SecretsError, badRequest, unsupportedOperation } from '../contract.ts';
 import type { RoutedInput } from './router.ts';
 import { VERB_HEADER } from './verb-rewriter.ts';
@@ -78,7 +79,7 @@ export function decodeBody(body: Buffer | undefined, contentType: string | undef
   if (trimmed === '') return {};
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJsonBody(text);
   } catch (err) {
     throw badRequest(`failed to decode JSON input: ${(err as Error).message}`);
   }

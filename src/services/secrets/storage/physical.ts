@@ -1,6 +1,7 @@
 // The physical layer: opaque byte values by plaintext path in one table. Only the barrier writes here.
 import { sql, type Kysely, type Migration } from 'kysely';
 import { columnTypes } from '../../../core/db/dialect.ts';
+import type { Database } from '../../../core/db/index.ts';
 import { StorageConflictError } from '../contract.ts';
 
 export const ENTRIES_TABLE = 'secrets_entries';
@@ -26,14 +27,17 @@ const CACHE_ENTRIES = 20_000;
 /**
  * Rows by path. With `cache`, a read-through LRU of the (still encrypted) values sits in front of the table, as Vault's
  * physical cache does; it is only safe when this process is the table's only writer, so it is off for PostgreSQL
- * (where several instances may share the database).
+ * (where several instances may share the database). Every write goes through the group-commit path: a write is
+ * acknowledged only once it is durable, and writes of concurrent requests share one fsync.
  */
 export class PhysicalStorage {
+  readonly #database: Database;
   readonly #db: Kysely<any>;
   readonly #cache: Map<string, Buffer | null> | null;
 
-  constructor(db: Kysely<any>, options: { cache?: boolean } = {}) {
-    this.#db = db;
+  constructor(database: Database, options: { cache?: boolean } = {}) {
+    this.#database = database;
+    this.#db = database.kysely;
     this.#cache = options.cache ? new Map() : null;
   }
 
@@ -61,17 +65,19 @@ export class PhysicalStorage {
 
   async put(path: string, value: Buffer): Promise<void> {
     this.#cache?.delete(path);
-    await this.#db
-      .insertInto(ENTRIES_TABLE)
-      .values({ path, value })
-      .onConflict((oc) => oc.column('path').doUpdateSet({ value }))
-      .execute();
+    await this.#database.write((tx) =>
+      tx
+        .insertInto(ENTRIES_TABLE)
+        .values({ path, value })
+        .onConflict((oc) => oc.column('path').doUpdateSet({ value }))
+        .execute(),
+    );
     this.#remember(path, value);
   }
 
   async delete(path: string): Promise<void> {
     this.#cache?.delete(path);
-    await this.#db.deleteFrom(ENTRIES_TABLE).where('path', '=', path).execute();
+    await this.#database.write((tx) => tx.deleteFrom(ENTRIES_TABLE).where('path', '=', path).execute());
     this.#remember(path, null);
   }
 
@@ -83,7 +89,7 @@ export class PhysicalStorage {
   async writeMany(ops: Array<{ path: string; value: Buffer | null }>, guard?: { path: string; expected: Buffer | null }): Promise<void> {
     for (const op of ops) this.#cache?.delete(op.path);
     try {
-      await this.#db.transaction().execute(async (tx) => {
+      await this.#database.write(async (tx) => {
         for (const { path, value } of ops) {
           if (guard && path === guard.path) {
             if (!(await this.#conditionalWrite(tx, path, value, guard.expected))) throw new StorageConflictError(path);
@@ -132,8 +138,8 @@ export class PhysicalStorage {
   async deletePrefix(prefix: string): Promise<void> {
     const keys = await this.keys(prefix);
     for (const k of keys) this.#cache?.delete(k);
-    for (let i = 0; i < keys.length; i += 500) {
-      await this.#db.deleteFrom(ENTRIES_TABLE).where('path', 'in', keys.slice(i, i + 500)).execute();
-    }
+    await this.#database.write(async (tx) => {
+      for (let i = 0; i < keys.length; i += 500) await tx.deleteFrom(ENTRIES_TABLE).where('path', 'in', keys.slice(i, i + 500)).execute();
+    });
   }
 }

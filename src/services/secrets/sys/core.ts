@@ -1,7 +1,7 @@
 // The assembled store: physical storage, barrier, seal, namespaces, mount tables, and the access half (or the
 // root-only authoriser until it is installed). One instance per service context.
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Database } from '../../../core/db/index.ts';
 import type { Logger } from 'pino';
 import type { Clock } from '../../../core/clock.ts';
 import {
@@ -26,7 +26,7 @@ import { MountTables } from './mount-table.ts';
 import { rootOnlyAuthorizer } from './root-authorizer.ts';
 
 export interface CoreOptions {
-  db: Kysely<any>;
+  db: Database;
   clock: Clock;
   log: Logger;
   plugin?: SecretsPlugin;
