@@ -4,7 +4,9 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { GoogleError } from '../../src/core/google/errors.ts';
 import { authorize, type Account } from '../../src/services/bidding/domain/access.ts';
-import { EventError, OUTCOMES, eventToJson, parseEvent, type BidEvent } from '../../src/services/bidding/domain/events.ts';
+import { EventError, OUTCOMES, eventToJson, parseEvent, reasonOf, stageOf, type BidEvent } from '../../src/services/bidding/domain/events.ts';
+import { rollUpOutcomes } from '../../src/services/bidding/domain/outcome-rollup.ts';
+import { DEFAULT_REASON, STAGE } from '../../src/services/bidding/domain/stages.ts';
 import { parseFilterSet } from '../../src/services/bidding/domain/filter-set.ts';
 import { hourlyCounts, simulate } from '../../src/services/bidding/domain/generator.ts';
 import { buildRows, metricValue } from '../../src/services/bidding/domain/metrics.ts';
@@ -48,6 +50,65 @@ describe('bid events', () => {
   });
 });
 
+describe('funnel stages', () => {
+  it('puts each event at one stage with its reason or the stage default, and writes it back the same', () => {
+    const cases: Array<[Record<string, unknown>, number, number]> = [
+      [{ inventoryMatch: false }, STAGE.notMatched, 0],
+      [{ bidRequest: false, calloutStatusId: 12 }, STAGE.requestFiltered, 12],
+      [{ successfulResponse: false }, STAGE.responseError, DEFAULT_REASON[STAGE.responseError]],
+      [{ noBidStatus: 'RESPONSES_WITHOUT_BIDS_FOR_DEAL' }, STAGE.noBid, 3],
+      [{}, STAGE.noBid, 1],
+      [{ bid: true, creativeStatusId: 19, detail: 'vendor.example' }, STAGE.bidFiltered, 19],
+      [{ bid: true, inAuction: true }, STAGE.bidLost, 79],
+      [{ bid: true, inAuction: true, won: true, nonBillableStatus: 'FATAL_VAST_ERROR' }, STAGE.wonNotBilled, 3],
+      [{ bid: true, inAuction: true, won: true, billed: true }, STAGE.wonBilled, 0],
+    ];
+    for (const [fields, stage, reason] of cases) {
+      const input = { ...base, ...fields };
+      const ev = parseEvent(input);
+      assert.equal(stageOf(ev), stage, JSON.stringify(fields));
+      assert.equal(reasonOf(ev), reason, JSON.stringify(fields));
+      assert.deepEqual(eventToJson(ev), { ...input, time: '2026-01-10T10:15:00.000Z' });
+    }
+  });
+
+  it('refuses inconsistent funnels and reasons of another stage', () => {
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ inventoryMatch: 'no' }, /"inventoryMatch" must be a boolean/],
+      [{ bidRequest: false, successfulResponse: true }, /"successfulResponse" is true but "bidRequest"/],
+      [{ successfulResponse: false, bid: true }, /"bid" is true but "successfulResponse"/],
+      [{ creativeStatusId: 3 }, /"creativeStatusId" applies only to a bid that did not win/],
+      [{ bid: true, creativeStatusId: 0 }, /positive int32/],
+      [{ bid: true, creativeStatusId: 2 ** 31 }, /positive int32/],
+      [{ bid: true, creativeStatusId: 3, detail: 'x' }, /"detail" applies only/],
+      [{ bid: true, creativeStatusId: 10, detail: '' }, /"detail" must be 1 to 200/],
+      [{ bid: true, inAuction: true, won: true, nonBillableStatus: 'LATE' }, /"nonBillableStatus" must be one of/],
+      [{ inventoryMatch: false, calloutStatusId: 1 }, /"calloutStatusId" applies only/],
+    ];
+    for (const [fields, pattern] of cases) {
+      assert.throws(() => parseEvent({ ...base, ...fields }), (e: Error) => e instanceof EventError && pattern.test(e.message), JSON.stringify(fields));
+    }
+  });
+
+  it('keeps every event in the outcome counts, once, in both aggregates', () => {
+    const options = { bidder: '1', accounts: ['1', '2'], end: Date.parse('2026-01-10T00:00:00Z'), days: 0.25, rate: 400 };
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1000 }), (seed) => {
+        const events = [...simulate({ ...options, seed })];
+        const { outcomes, details } = rollUpOutcomes(events);
+        assert.equal(outcomes.reduce((s, r) => s + (r[8] as number), 0), events.length);
+        assert.equal(details.reduce((s, r) => s + (r[11] as number), 0), events.length);
+        for (const stage of Object.values(STAGE)) {
+          const n = events.filter((e) => stageOf(e) === stage).length;
+          assert.equal(outcomes.filter((r) => r[6] === stage).reduce((s, r) => s + (r[8] as number), 0), n);
+          assert.equal(details.filter((r) => r[1] === stage).reduce((s, r) => s + (r[11] as number), 0), n);
+        }
+      }),
+      { numRuns: 20 },
+    );
+  });
+});
+
 describe('roll-up', () => {
   const eventArb = fc.record({
     at: fc.integer({ min: 0, max: 10 * HOUR_MS }),
@@ -59,6 +120,9 @@ describe('roll-up', () => {
     creative: fc.constantFrom('', 'c1', 'c2'),
     deal: fc.constantFrom('', '5'),
     outcomes: fc.integer({ min: 0, max: 63 }),
+    funnel: fc.constantFrom(0, 0, 1, 2, 4),
+    reason: fc.integer({ min: 0, max: 3 }),
+    detail: fc.constantFrom('', 'd1'),
   });
 
   it('keeps every count: the sums of both aggregates equal the counts of events', () => {
@@ -205,6 +269,17 @@ describe('names', () => {
       collection: 'bidMetrics',
     });
     assert.equal(parseTarget('bidders/1/filterSets/f/nonsense'.split('/')), undefined);
+    assert.deepEqual(parseTarget('bidders/1/filterSets/f/filteredBids/10/details'.split('/')), {
+      kind: 'metrics',
+      owner: { level: 'bidder', bidderId: '1' },
+      name: 'bidders/1/filterSets/f',
+      collection: 'filteredBids',
+      breakdown: { creativeStatusId: '10', by: 'details' },
+    });
+    assert.equal((parseTarget('bidders/1/filterSets/f/filteredBidResponses'.split('/')) as { collection: string }).collection, 'filteredBids');
+    for (const path of ['filteredBids/10', 'filteredBids/10/other', 'losingBids/10/creatives', 'impressionMetrics/x']) {
+      assert.equal(parseTarget(`bidders/1/filterSets/f/${path}`.split('/')), undefined, path);
+    }
     assert.equal(parseTarget('bidders//filterSets'.split('/')), undefined);
   });
 });

@@ -131,7 +131,7 @@ for (const database of DATABASES) {
       assert.equal((await api(TOKENS.bidder, 'GET', 'bidders/1000/accounts/2001/filterSets')).status, 200);
     });
 
-    it('keeps the bidder-only metrics from delegating accounts and answers the other collections 501', async () => {
+    it('keeps the bidder-only metrics from delegating accounts and serves the others to them', async () => {
       assert.equal((await api(TOKENS.delegate, 'POST', 'bidders/1000/accounts/2001/filterSets', { name: 'bidders/1000/accounts/2001/filterSets/d', ...range })).status, 200);
       assert.equal((await api(TOKENS.delegate, 'GET', 'bidders/1000/accounts/2001/filterSets/d/bidMetrics')).status, 200);
       for (const collection of ['impressionMetrics', 'filteredBids', 'bidResponseErrors', 'bidResponsesWithoutBids']) {
@@ -139,9 +139,16 @@ for (const database of DATABASES) {
         assert.equal(res.status, 403, collection);
         assert.equal(res.body.error.status, 'PERMISSION_DENIED');
       }
+      // The spec's filteredBidResponses is filteredBids, and the per-status breakdowns belong to it.
+      for (const path of ['filteredBidResponses', 'filteredBids/10/creatives', 'filteredBids/10/details']) {
+        assert.equal((await api(TOKENS.delegate, 'GET', `bidders/1000/accounts/2001/filterSets/d/${path}`)).status, 403, path);
+      }
+      for (const collection of ['losingBids', 'nonBillableWinningBids', 'filteredBidRequests']) {
+        assert.equal((await api(TOKENS.delegate, 'GET', `bidders/1000/accounts/2001/filterSets/d/${collection}`)).status, 200, collection);
+      }
       const res = await api(TOKENS.child, 'GET', 'bidders/1000/accounts/1001/filterSets/x/impressionMetrics');
-      assert.equal(res.status, 501);
-      assert.equal(res.body.error.status, 'UNIMPLEMENTED');
+      assert.equal(res.status, 404);
+      assert.equal(res.body.error.status, 'NOT_FOUND');
     });
 
     it('authenticates: no token 401, unknown token 401, a token of no bidding account 403', async () => {

@@ -35,7 +35,7 @@ export function biddingOf(ctx: ServiceContext): Bidding {
     if ([0, 6].some((month) => zoneOffsetMs(timeZone, Date.UTC(year, month, 1)) % 3_600_000 !== 0)) {
       throw new Error(`services.bidding.timeZone must be a whole number of hours from UTC: ${timeZone}`);
     }
-    b = { ctx, store: new BiddingStore(ctx.kysely), accounts: new Accounts(ctx), settings, timeZone, keepEvents: settings.keepEvents ?? true };
+    b = { ctx, store: new BiddingStore(ctx.db), accounts: new Accounts(ctx), settings, timeZone, keepEvents: settings.keepEvents ?? true };
     built.set(ctx, b);
   }
   return b;

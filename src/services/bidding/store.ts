@@ -1,10 +1,23 @@
 // Queries of the bidding service. Filter sets are documents keyed by name; events are appended and, in the same
 // transaction, added to the hourly aggregates that metrics queries read.
 import type { Kysely } from 'kysely';
+import type { Database } from '../../core/db/index.ts';
 import { bulkInsert } from '../../core/db/bulk.ts';
 import type { BidEvent } from './domain/events.ts';
 import type { Counters } from './domain/metrics.ts';
+import type { HourCell } from './domain/metrics.ts';
+import {
+  FILTERED_BY_CREATIVE_KEYS,
+  FILTERED_BY_DETAIL_KEYS,
+  FUNNEL_COUNTERS,
+  FUNNEL_KEYS,
+  LEAN_KEYS,
+  OUTCOME_DETAIL_KEYS,
+  OUTCOME_KEYS,
+  rollUpOutcomes,
+} from './domain/outcome-rollup.ts';
 import { COUNTER_COLUMNS, DEAL_KEYS, DETAIL_KEYS, ROLLUP_KEYS, rollUp } from './domain/rollup.ts';
+import { STAGE, type OutcomeBreakdown, type Stage } from './domain/stages.ts';
 
 export interface StoredFilterSet {
   id: number;
@@ -29,33 +42,63 @@ export interface MetricsFilter {
   end: number;
 }
 
-const EVENT_COLUMNS = ['at', 'bidder', 'account', 'format', 'environment', 'platform', 'creative', 'deal', 'outcomes'];
-const EVENT_TYPES = ['bigint', 'text', 'text', 'integer', 'integer', 'integer', 'text', 'text', 'integer'];
+/** Which outcomes to count: the stages, optionally one reason, and the breakdown. */
+export interface OutcomeQuery {
+  stages: readonly Stage[];
+  reason?: number;
+  by: OutcomeBreakdown;
+  /** false: one sum per key over the whole range (its hour is the first hour with data), for rows without a time series. */
+  hourly?: boolean;
+}
+
+/** One hour's count for one breakdown key. */
+export interface OutcomeCount {
+  hour: number;
+  key: string | number;
+  n: number;
+}
+
+const EVENT_COLUMNS = ['at', 'bidder', 'account', 'format', 'environment', 'platform', 'creative', 'deal', 'outcomes', 'funnel', 'reason', 'detail'];
+const EVENT_TYPES = ['bigint', 'text', 'text', 'integer', 'integer', 'integer', 'text', 'text', 'integer', 'integer', 'integer', 'text'];
+const OUTCOME_TYPES = ['text', 'bigint', 'text', 'integer', 'integer', 'integer', 'integer', 'integer', 'bigint'];
+const OUTCOME_DETAIL_TYPES = ['text', 'integer', 'integer', 'bigint', 'text', 'text', 'text', 'text', 'integer', 'integer', 'integer', 'bigint'];
+const FUNNEL_TYPES = ['text', 'bigint', 'text', 'integer', 'integer', 'integer', ...FUNNEL_COUNTERS.map(() => 'bigint')];
+const LEAN_TYPES = ['text', 'integer', 'bigint', 'text', 'integer', 'bigint'];
+const FILTERED_BY_TYPES = ['text', 'integer', 'bigint', 'text', 'text', 'bigint'];
+
+/** Adds counter rows (keys then counters) to an aggregate table. */
+const addCounts = (tx: Kysely<any>, table: string, keys: readonly string[], counters: readonly string[], rows: unknown[][], pgTypes: string[]) =>
+  bulkInsert(tx, table, [...keys, ...counters], rows, { pgTypes, upsertAdd: { keys: [...keys], add: [...counters] } });
 const COUNTER_TYPES = COUNTER_COLUMNS.map(() => 'bigint');
 const ROLLUP_TYPES = ['text', 'bigint', 'text', 'integer', 'integer', 'integer', ...COUNTER_TYPES];
 const DETAIL_TYPES = ['text', 'text', 'text', 'text', 'bigint', 'integer', 'integer', 'integer', ...COUNTER_TYPES];
 const DEAL_TYPES = ['text', 'text', 'text', 'bigint', 'integer', 'integer', 'integer', ...COUNTER_TYPES];
 
+// Writes go through the group-commit path; metrics sums run off the event loop (they may scan many aggregate rows).
 export class BiddingStore {
+  readonly #database: Database;
   readonly #db: Kysely<any>;
 
-  constructor(db: Kysely<any>) {
-    this.#db = db;
+  constructor(database: Database) {
+    this.#database = database;
+    this.#db = database.kysely;
   }
 
   /** Inserts a filter set; a unique violation (duplicate name) propagates to the caller. */
   async insertFilterSet(input: { name: string; owner: string; body: Record<string, unknown>; transient: boolean; expiresAt: number | null; createdAt: number }): Promise<void> {
-    await this.#db
-      .insertInto('bidding_filter_sets')
-      .values({
-        name: input.name,
-        owner: input.owner,
-        body: JSON.stringify(input.body),
-        transient: input.transient ? 1 : 0,
-        expires_at: input.expiresAt,
-        created_at: input.createdAt,
-      })
-      .execute();
+    await this.#database.write((tx) =>
+      tx
+        .insertInto('bidding_filter_sets')
+        .values({
+          name: input.name,
+          owner: input.owner,
+          body: JSON.stringify(input.body),
+          transient: input.transient ? 1 : 0,
+          expires_at: input.expiresAt,
+          created_at: input.createdAt,
+        })
+        .execute(),
+    );
   }
 
   /** The live filter set of this name (a transient one past its expiry counts as gone). */
@@ -84,18 +127,15 @@ export class BiddingStore {
   }
 
   async deleteFilterSet(name: string): Promise<boolean> {
-    const res = await this.#db.deleteFrom('bidding_filter_sets').where('name', '=', name).executeTakeFirst();
+    const res = await this.#database.write((tx) => tx.deleteFrom('bidding_filter_sets').where('name', '=', name).executeTakeFirst());
     return Number(res.numDeletedRows) > 0;
   }
 
   /** Removes a transient filter set whose time is up (never a persisted one that reused the name). */
   async deleteExpired(name: string, now: number): Promise<boolean> {
-    const res = await this.#db
-      .deleteFrom('bidding_filter_sets')
-      .where('name', '=', name)
-      .where('transient', '=', 1)
-      .where('expires_at', '<=', now)
-      .executeTakeFirst();
+    const res = await this.#database.write((tx) =>
+      tx.deleteFrom('bidding_filter_sets').where('name', '=', name).where('transient', '=', 1).where('expires_at', '<=', now).executeTakeFirst(),
+    );
     return Number(res.numDeletedRows) > 0;
   }
 
@@ -106,9 +146,10 @@ export class BiddingStore {
   async ingest(events: BidEvent[], keepEvents: boolean): Promise<void> {
     if (events.length === 0) return;
     const { rollup, detail, deals } = rollUp(events);
-    await this.#db.transaction().execute(async (tx) => {
+    const { outcomes, details, funnel, lean, byCreative, byDetail } = rollUpOutcomes(events);
+    await this.#database.write(async (tx) => {
       if (keepEvents) {
-        const rows = events.map((e) => [e.at, e.bidder, e.account, e.format, e.environment, e.platform, e.creative, e.deal, e.outcomes]);
+        const rows = events.map((e) => [e.at, e.bidder, e.account, e.format, e.environment, e.platform, e.creative, e.deal, e.outcomes, e.funnel, e.reason, e.detail]);
         await bulkInsert(tx, 'bidding_events', EVENT_COLUMNS, rows, { pgTypes: EVENT_TYPES });
       }
       await bulkInsert(tx, 'bidding_rollup', [...ROLLUP_KEYS, ...COUNTER_COLUMNS], rollup, {
@@ -123,7 +164,67 @@ export class BiddingStore {
         pgTypes: DEAL_TYPES,
         upsertAdd: { keys: [...DEAL_KEYS], add: [...COUNTER_COLUMNS] },
       });
+      await addCounts(tx, 'bidding_outcomes', OUTCOME_KEYS, ['n'], outcomes, OUTCOME_TYPES);
+      await addCounts(tx, 'bidding_outcomes_detail', OUTCOME_DETAIL_KEYS, ['n'], details, OUTCOME_DETAIL_TYPES);
+      await addCounts(tx, 'bidding_funnel', FUNNEL_KEYS, FUNNEL_COUNTERS, funnel, FUNNEL_TYPES);
+      await addCounts(tx, 'bidding_outcomes_lean', LEAN_KEYS, ['n'], lean, LEAN_TYPES);
+      await addCounts(tx, 'bidding_filtered_by_creative', FILTERED_BY_CREATIVE_KEYS, ['n'], byCreative, FILTERED_BY_TYPES);
+      await addCounts(tx, 'bidding_filtered_by_detail', FILTERED_BY_DETAIL_KEYS, ['n'], byDetail, FILTERED_BY_TYPES);
     });
+  }
+
+  /**
+   * impressionMetrics counters per hour (available, matched, requested, responded, with bids): from the funnel
+   * aggregate, or from the stage counts by creative and deal when the filter names one.
+   */
+  async funnelCounts(f: MetricsFilter): Promise<Array<HourCell<number>>> {
+    if (f.formats?.length === 0 || f.start >= f.end) return [];
+    if (f.creative === undefined && f.deal === undefined) {
+      const q = this.#db
+        .selectFrom('bidding_funnel')
+        .select((eb) => ['hour', ...FUNNEL_COUNTERS.map((c) => eb.fn.sum(c).as(c))])
+        .where('bidder', '=', f.bidder)
+        .where('hour', '>=', f.start)
+        .where('hour', '<', f.end);
+      const rows = await this.#database.heavyRead(narrow(q, f).groupBy('hour'));
+      return rows.map((r: any) => ({ hour: Number(r.hour), key: 0, values: FUNNEL_COUNTERS.map((c) => Number(r[c] ?? 0)) }));
+    }
+    const stages = await this.outcomeCounts(f, { stages: Object.values(STAGE), by: 'stage' });
+    return stages.map(({ hour, key, n }) => ({ hour, key: 0, values: FUNNEL_COUNTERS.map((_, i) => (Number(key) >= i ? n : 0)) }));
+  }
+
+  /**
+   * Event counts per hour and breakdown key for the filter, from the coarse outcome aggregate unless the filter or the
+   * breakdown needs creatives, deals or details.
+   */
+  async outcomeCounts(f: MetricsFilter, q: OutcomeQuery): Promise<OutcomeCount[]> {
+    if (f.formats?.length === 0 || f.start >= f.end || q.stages.length === 0) return [];
+    const dimensionsFiltered = f.formats !== undefined || f.environment !== undefined || f.platforms !== undefined || f.creative !== undefined || f.deal !== undefined;
+    const breakdown = q.by === 'creative' || q.by === 'detail';
+    // The narrowest aggregate that holds the dimensions the filter and the breakdown name.
+    let query: any;
+    if (!dimensionsFiltered && breakdown && q.reason !== undefined && q.stages.length === 1 && q.stages[0] === STAGE.bidFiltered) {
+      query = this.#db.selectFrom(`bidding_filtered_by_${q.by}`).where('reason', '=', q.reason);
+    } else if (!dimensionsFiltered && !breakdown) {
+      query = this.#db.selectFrom('bidding_outcomes_lean').where('stage', 'in', [...q.stages]);
+      if (q.reason !== undefined) query = query.where('reason', '=', q.reason);
+    } else {
+      const detailed = f.creative !== undefined || f.deal !== undefined || breakdown;
+      query = this.#db.selectFrom(detailed ? 'bidding_outcomes_detail' : 'bidding_outcomes').where('stage', 'in', [...q.stages]);
+      if (q.reason !== undefined) query = query.where('reason', '=', q.reason);
+      // Events without a creative or a detail have no row in those breakdowns.
+      if (breakdown) query = query.where(q.by, '<>', '');
+    }
+    query = narrow(query.where('bidder', '=', f.bidder).where('hour', '>=', f.start).where('hour', '<', f.end), f);
+    const rows = await this.#database.heavyRead(
+      q.hourly === false
+        ? query.select((eb: any) => [eb.fn.min('hour').as('hour'), `${q.by} as key`, eb.fn.sum('n').as('n')]).groupBy(q.by)
+        : query
+            .select((eb: any) => ['hour', `${q.by} as key`, eb.fn.sum('n').as('n')])
+            .groupBy(['hour', q.by])
+            .orderBy('hour'),
+    );
+    return rows.map((r: any) => ({ hour: Number(r.hour), key: typeof r.key === 'string' ? r.key : Number(r.key), n: Number(r.n) }));
   }
 
   /** Counter sums per hour for the filter, from the narrowest aggregate that holds the dimensions it names. */
@@ -137,13 +238,8 @@ export class BiddingStore {
       .where('bidder', '=', f.bidder)
       .where('hour', '>=', f.start)
       .where('hour', '<', f.end);
-    if (f.account !== undefined) q = q.where('account', '=', f.account);
-    if (f.creative !== undefined) q = q.where('creative', '=', f.creative);
-    if (f.deal !== undefined) q = q.where('deal', '=', f.deal);
-    if (f.formats) q = q.where('format', 'in', f.formats);
-    if (f.environment !== undefined) q = q.where('environment', '=', f.environment);
-    if (f.platforms) q = q.where('platform', 'in', f.platforms);
-    const rows = await q.groupBy('hour').orderBy('hour').execute();
+    q = narrow(q, f);
+    const rows = await this.#database.heavyRead(q.groupBy('hour').orderBy('hour'));
     for (const r of rows) out.set(Number(r.hour), COUNTER_COLUMNS.map((c) => Number(r[c] ?? 0)));
     return out;
   }
@@ -154,6 +250,18 @@ export class BiddingStore {
     const rollup = await this.#db.selectFrom('bidding_rollup').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
     return { filterSets: Number(sets?.n ?? 0), aggregateRows: Number(rollup?.n ?? 0) };
   }
+}
+
+/** The filter set's dimension filters (the account, creative, deal, formats, environment and platforms it names). */
+function narrow<Q extends { where: (...args: any[]) => any }>(query: Q, f: MetricsFilter): Q {
+  let q: any = query;
+  if (f.account !== undefined) q = q.where('account', '=', f.account);
+  if (f.creative !== undefined) q = q.where('creative', '=', f.creative);
+  if (f.deal !== undefined) q = q.where('deal', '=', f.deal);
+  if (f.formats) q = q.where('format', 'in', f.formats);
+  if (f.environment !== undefined) q = q.where('environment', '=', f.environment);
+  if (f.platforms) q = q.where('platform', 'in', f.platforms);
+  return q;
 }
 
 function toFilterSet(row: any): StoredFilterSet {

@@ -6,8 +6,9 @@ export type Owner = { level: 'bidder'; bidderId: string } | { level: 'account'; 
 
 export const ownerName = (o: Owner): string => (o.level === 'bidder' ? `bidders/${o.bidderId}` : `bidders/${o.bidderId}/accounts/${o.accountId}`);
 
-/** Metrics collections of the real API below a filter set; only bidMetrics is served, the others answer 501. */
-export const OTHER_METRICS = [
+/** Metrics collections of the real API below a filter set (filteredBids also has per-status breakdowns below it). */
+export const METRICS_COLLECTIONS = [
+  'bidMetrics',
   'impressionMetrics',
   'filteredBidRequests',
   'filteredBids',
@@ -16,6 +17,10 @@ export const OTHER_METRICS = [
   'losingBids',
   'nonBillableWinningBids',
 ] as const;
+export type MetricsCollection = (typeof METRICS_COLLECTIONS)[number];
+
+/** The spec's name for filtered bid responses, served as filteredBids. */
+const ALIASES: Record<string, MetricsCollection> = { filteredBidResponses: 'filteredBids' };
 
 /** Account-level metrics that accounts delegating their bidding may not use (the spec's list). */
 export const BIDDER_ONLY_ACCOUNT_METRICS = new Set(['impressionMetrics', 'filteredBidResponses', 'filteredBids', 'bidResponseErrors', 'bidResponsesWithoutBids']);
@@ -23,7 +28,13 @@ export const BIDDER_ONLY_ACCOUNT_METRICS = new Set(['impressionMetrics', 'filter
 export type Target =
   | { kind: 'filterSets'; owner: Owner }
   | { kind: 'filterSet'; owner: Owner; name: string }
-  | { kind: 'metrics'; owner: Owner; name: string; collection: string };
+  | { kind: 'metrics'; owner: Owner; name: string; collection: MetricsCollection; breakdown?: CreativeStatusBreakdown };
+
+/** `filteredBids/{creativeStatusId}/creatives|details`: the status id as it appears in the path (checked on use). */
+export interface CreativeStatusBreakdown {
+  creativeStatusId: string;
+  by: 'creatives' | 'details';
+}
 
 /** Reads the owner at the start of `segments`; returns it and how many segments it used. */
 function ownerOf(segments: string[]): [Owner, number] | undefined {
@@ -46,11 +57,13 @@ export function parseTarget(segments: string[]): Target | undefined {
   if (!FILTER_SET_ID_PATTERN.test(rest[1])) return undefined;
   const name = `${ownerName(owner)}/filterSets/${rest[1]}`;
   if (rest.length === 2) return { kind: 'filterSet', owner, name };
-  const collection = rest.slice(2).join('/');
-  if (collection === 'bidMetrics') return { kind: 'metrics', owner, name, collection };
-  // filteredBids/{creativeStatusId}/creatives|details belong to filteredBids.
   const head = rest[2];
-  if ((OTHER_METRICS as readonly string[]).includes(head) || head === 'filteredBidResponses') return { kind: 'metrics', owner, name, collection: head };
+  const collection = ALIASES[head] ?? (METRICS_COLLECTIONS as readonly string[]).find((c) => c === head);
+  if (collection === undefined) return undefined;
+  if (rest.length === 3) return { kind: 'metrics', owner, name, collection: collection as MetricsCollection };
+  if (collection === 'filteredBids' && rest.length === 5 && (rest[4] === 'creatives' || rest[4] === 'details')) {
+    return { kind: 'metrics', owner, name, collection, breakdown: { creativeStatusId: rest[3], by: rest[4] } };
+  }
   return undefined;
 }
 

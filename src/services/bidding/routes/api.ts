@@ -1,13 +1,14 @@
 // The /v2beta1 surface. Names are read from the raw path and decoded whole, so `bidders/1/filterSets` arrives the same
 // whether a client sends its slashes literally ({+name} expansion) or as %2F.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GoogleError, notImplemented } from '../../../core/google/index.ts';
+import { GoogleError } from '../../../core/google/index.ts';
 import { authorize } from '../domain/access.ts';
 import { parseTarget, type Target } from '../domain/names.ts';
 import type { Bidding } from '../bidding.ts';
 import { listBidMetrics } from './bid-metrics.ts';
 import { callerAccount } from './caller.ts';
 import { createFilterSet, deleteFilterSet, getFilterSet, listFilterSets } from './filter-sets.ts';
+import { isOutcomeCollection, listCreativeStatusBreakdown, listOutcomeMetrics } from './outcome-metrics.ts';
 
 const PREFIX = '/v2beta1/';
 
@@ -40,11 +41,15 @@ async function dispatch(req: FastifyRequest, reply: FastifyReply, b: Bidding): P
       return getFilterSet(req, b, (target as { name: string }).name);
     case 'delete':
       return deleteFilterSet(req, b, (target as { name: string }).name);
-    case 'bidMetrics':
-      return listBidMetrics(req, b, (target as { name: string }).name);
     default:
-      throw notImplemented(`${operation} is not implemented by twinstack: only bidMetrics is computed from bid events.`);
+      return listMetrics(req, b, target as Extract<Target, { kind: 'metrics' }>);
   }
+}
+
+async function listMetrics(req: FastifyRequest, b: Bidding, target: Extract<Target, { kind: 'metrics' }>): Promise<unknown> {
+  if (target.breakdown) return listCreativeStatusBreakdown(req, b, target.name, target.breakdown);
+  if (isOutcomeCollection(target.collection)) return listOutcomeMetrics(req, b, target.name, target.collection);
+  return listBidMetrics(req, b, target.name);
 }
 
 function targetOf(path: string): Target | undefined {
@@ -61,6 +66,5 @@ function targetOf(path: string): Target | undefined {
 function operationOf(target: Target, method: string): string | undefined {
   if (target.kind === 'filterSets') return method === 'POST' ? 'create' : method === 'GET' ? 'list' : undefined;
   if (target.kind === 'filterSet') return method === 'GET' ? 'get' : method === 'DELETE' ? 'delete' : undefined;
-  if (method !== 'GET') return undefined;
-  return target.collection === 'bidMetrics' ? 'bidMetrics' : target.collection;
+  return method === 'GET' ? 'metrics' : undefined;
 }

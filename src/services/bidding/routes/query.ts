@@ -2,15 +2,14 @@
 // refused the way the real API refuses it.
 import type { FastifyRequest } from 'fastify';
 import { invalidArgument } from '../../../core/google/errors.ts';
-
-const SYSTEM = new Set(['alt', 'fields', 'key', 'access_token', 'oauth_token', 'prettyPrint', 'quotaUser', '$.xgafv', 'upload_protocol', 'uploadType', 'callback', 'userIp']);
+import { SYSTEM_PARAMETERS, refuseUnknownParameters } from '../../../core/google/parameters.ts';
 
 export function queryOf(req: FastifyRequest, accepted: string[]): Record<string, string | undefined> {
   const raw = req.query as Record<string, unknown>;
+  refuseUnknownParameters(raw, accepted);
   const out: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries(raw)) {
-    if (SYSTEM.has(key)) continue;
-    if (!accepted.includes(key)) throw invalidArgument(`Invalid JSON payload received. Unknown name "${key}": Cannot bind query parameter. Field '${key}' could not be found in request message.`, key);
+    if (SYSTEM_PARAMETERS.has(key)) continue;
     const v = Array.isArray(value) ? value[value.length - 1] : value;
     out[key] = typeof v === 'string' ? v : undefined;
   }
