@@ -185,15 +185,6 @@ for (const database of DATABASES) {
       );
     });
 
-    it('answers the tokenisation flow, which is not offered, with a clear Error', async () => {
-      for (const path of ['/direct/tokenise', '/direct/token', '/direct/cres/tokenise/abc']) {
-        const res = await call(`${base}${path}`, { body: {}, headers: { 'pay-api-key': key() } });
-        assert.equal(res.status, 422, path);
-        assert.equal(res.body.code, 'P031');
-        assert.match(res.body.message, /not supported/);
-      }
-    });
-
     it('answers a JSON post without redirects with the AuthResponse', async () => {
       const { redirect_success: _s, redirect_failure: _f, 'pay-domain-key': _k, ...fields } = payment({ identifier: 'DP-JSON-01' });
       const res = await call(`${base}/direct/auth`, { body: { ...fields, merchantid: MID }, headers: { 'pay-api-key': key() } });

@@ -104,3 +104,15 @@ export function describeGateway(title: string, body: (t: TestRuntime, c: Caller,
 
 /** Moves the manual clock through the admin API (`{advance: '31m'}` or `{set: ISO}`); due jobs run before it answers. */
 export const moveClock = (t: TestRuntime, move: { advance: string } | { set: string }) => call(`${t.adminUrl}/clock`, { body: move });
+
+/** Row counts of every payments table: equal before and after a refused request means nothing was written. */
+export async function paymentsRowCounts(t: TestRuntime): Promise<Record<string, number>> {
+  const db = t.rt.db.kysely;
+  const tables = (await db.introspection.getTables()).map((x) => x.name).filter((n) => n.startsWith('payments_')).sort();
+  const counts: Record<string, number> = {};
+  for (const table of tables) {
+    const row = await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    counts[table] = Number(row.n);
+  }
+  return counts;
+}

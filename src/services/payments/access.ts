@@ -6,6 +6,7 @@ import type { Clock } from '../../core/clock.ts';
 import { payError, PaymentsError, type Caller, type Merchant } from './contract.ts';
 import type { Clients } from './clients.ts';
 import { decodeApiKey, verifyApiKey } from './domain/api-key.ts';
+import type { KeySubjectStore } from './store/key-subjects.ts';
 import type { MerchantStore } from './store/merchants.ts';
 import type { NonceStore } from './store/nonces.ts';
 
@@ -24,13 +25,15 @@ export class Access {
   readonly #clients: Clients;
   readonly #merchants: MerchantStore;
   readonly #nonces: NonceStore;
+  readonly #subjects: KeySubjectStore;
   readonly #clock: Clock;
   readonly #ttlMinutes: number;
 
-  constructor(deps: { clients: Clients; merchants: MerchantStore; nonces: NonceStore; clock: Clock; ttlMinutes: number }) {
+  constructor(deps: { clients: Clients; merchants: MerchantStore; nonces: NonceStore; subjects: KeySubjectStore; clock: Clock; ttlMinutes: number }) {
     this.#clients = deps.clients;
     this.#merchants = deps.merchants;
     this.#nonces = deps.nonces;
+    this.#subjects = deps.subjects;
     this.#clock = deps.clock;
     this.#ttlMinutes = deps.ttlMinutes;
   }
@@ -54,8 +57,10 @@ export class Access {
     const minute = verifyApiKey(key, licenceKey, this.#clock.now(), this.#ttlMinutes);
     if (minute === undefined) throw payError(403, 'S004', 'The API key is invalid or has expired');
     const client = (await this.#clients.get(key.clientid))!;
+    const subject = await this.#subjects.subjectOf(key.clientid, key.nonceHex);
+    const caller: Caller = subject === undefined ? { client, licenceKey } : { client, licenceKey, subject };
     // The nonce is remembered until the key could no longer verify (its minute + TTL, plus the minute itself).
-    return { caller: { client, licenceKey }, nonce: { clientid: key.clientid, nonce: key.nonceHex, expiresAt: minute + (this.#ttlMinutes + 2) * MINUTE } };
+    return { caller, nonce: { clientid: key.clientid, nonce: key.nonceHex, expiresAt: minute + (this.#ttlMinutes + 2) * MINUTE } };
   }
 
   /** Marks a nonce used, on `db` (a transaction) when given; 403 when it was used already. */
@@ -81,8 +86,15 @@ export class Access {
     const id = typeof merchantid === 'string' && /^\d{1,10}$/.test(merchantid) ? Number(merchantid) : merchantid;
     if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw payError(400, 'P003', 'Merchant id is invalid');
     const merchant = await this.#merchants.get(id);
-    if (!merchant || merchant.clientid !== caller.client.clientid) throw payError(403, 'S002', `No permission for merchant ${id}`);
+    // A key issued for a subject acts for that merchant only.
+    if (!merchant || merchant.clientid !== caller.client.clientid || (caller.subject !== undefined && caller.subject !== id)) {
+      throw payError(403, 'S002', `No permission for merchant ${id}`);
+    }
     if (merchant.status !== 'A') throw payError(403, 'Z002', `Merchant ${id} is not active`);
     return merchant;
+  }
+
+  get ttlMinutes(): number {
+    return this.#ttlMinutes;
   }
 }

@@ -12,10 +12,11 @@
 //   - Throw `PaymentsError` (via `payError`) for every refusal: the core renders it as the `Error` model in JSON or XML
 //     with the status given. Anything else thrown becomes a logged 500.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 import { ApiError } from '../../core/errors.ts';
 import type { JobHandler } from '../../core/jobs.ts';
 import type { ServiceContext } from '../../core/service.ts';
+import type { AcquirerOutcome } from './domain/sandbox.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Parties
@@ -53,6 +54,8 @@ export interface Caller {
   client: Client;
   /** The licence key in clear (for MACs and digests). Never log it. */
   licenceKey: string;
+  /** Set when the key was issued by /v6/authenticate for one merchant: it may act for that merchant only. */
+  subject?: number;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -154,6 +157,33 @@ export interface AuthInput {
   threedsecure?: { merchant_termurl?: string; tds_policy?: '0' | '1' | '2'; [k: string]: unknown };
 }
 
+/** The result of 3-D Secure authentication carried into an authorisation. */
+export interface CardAuthentication {
+  authen_result: string;
+  eci: string;
+  cavv: string;
+}
+
+/**
+ * A payment checked and decided before its authorisation (the direct-post tokenisation flow): the acquirer's answer
+ * was decided from the CSC, which is not kept. Holds the card number: store it only encrypted.
+ */
+export interface PreparedPayment {
+  input: Omit<AuthInput, 'csc' | 'threedsecure'>;
+  currency: string;
+  /** What may be shown of the card. */
+  card: { maskedpan: string; scheme: string; bin_commercial: boolean; bin_debit: boolean; bin_description: string };
+  outcome: AcquirerOutcome;
+  authentication?: CardAuthentication;
+}
+
+/** A challenge that belongs to no transaction: the browser posts `creq` (and the id as threeDSSessionData) to `acs_url`. */
+export interface TokenisedChallenge {
+  acs_url: string;
+  creq: string;
+  threedserver_trans_id: string;
+}
+
 /** Where a payment came from: recorded on the transaction and shown in reporting. */
 export type PaymentSource = 'api' | 'direct' | 'paylink';
 
@@ -197,6 +227,18 @@ export interface PaymentsDeps {
    * Rejects a cres for another merchant's transaction with 403.
    */
   completeChallenge(merchant: Merchant, cres: string, options: { requestId: string }): Promise<AuthResponse>;
+  /**
+   * Checks a card (Luhn, BIN, expiry, CSC length, currency) and decides the acquirer's answer and any frictionless
+   * 3-D Secure result now, without authorising. `challenge` says the card holder must complete a challenge first.
+   * 3-D Secure refusals throw (`D047`, `098`).
+   */
+  preparePayment(merchant: Merchant, input: AuthInput): { payment: PreparedPayment; challenge: boolean };
+  /** Authorises a prepared payment; `within` runs first inside the authorisation's unit of work (throw to abandon it). */
+  authorisePrepared(merchant: Merchant, payment: PreparedPayment, options: { source: PaymentSource; requestId: string; within?: (tx: Kysely<any>) => Promise<void> }): Promise<AuthResponse>;
+  /** Starts a challenge with no transaction, inside the caller's unit `tx`; the ACS returns the browser to `termurl`. */
+  startAuthentication(tx: Kysely<any>, merchant: Merchant, a: { id: string; amount: number; currency: string; maskedpan: string; termurl: string }): Promise<TokenisedChallenge>;
+  /** Reads the ACS result from the cres of authentication `id`, once, inside the caller's unit `tx` (P030 otherwise). */
+  completeAuthentication(tx: Kysely<any>, merchant: Merchant, cres: unknown, id: string): Promise<CardAuthentication & { proceed: boolean }>;
   /** The challenged transaction behind a 3DS server transaction id (for front ends that route the cres themselves). */
   challengeOf(threedserverTransId: string): Promise<{ merchantid: number; transno: number; identifier: string; source: PaymentSource } | undefined>;
 

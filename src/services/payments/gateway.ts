@@ -14,6 +14,7 @@ import { DEFAULT_KEY_TTL_MINUTES, parseSettings, type PaymentsSettings } from '.
 import { AccountStore } from './store/accounts.ts';
 import { BatchStore } from './store/batches.ts';
 import { MerchantStore } from './store/merchants.ts';
+import { KeySubjectStore } from './store/key-subjects.ts';
 import { NonceStore } from './store/nonces.ts';
 import { DuplicateGuard, TransactionStore } from './store/transactions.ts';
 
@@ -38,12 +39,13 @@ export class Gateway {
     this.access = new Access({
       clients: this.clients,
       merchants: this.merchants,
-      nonces: new NonceStore(db),
+      nonces: new NonceStore(ctx.db),
+      subjects: new KeySubjectStore(db),
       clock: ctx.clock,
       ttlMinutes: this.settings.key_ttl_minutes ?? DEFAULT_KEY_TTL_MINUTES,
     });
     this.processor = new Processor({
-      db,
+      db: ctx.db,
       merchants: this.merchants,
       transactions: this.transactions,
       duplicates: new DuplicateGuard(db),
@@ -70,6 +72,11 @@ export class Gateway {
       ack,
       parseAuthRequest,
       authorise: (merchant, input, options) => this.processor.authorise(merchant, input, options),
+      preparePayment: (merchant, input) => this.processor.prepare(merchant, input),
+      authorisePrepared: (merchant, payment, options) =>
+        this.processor.authorisePrepared(merchant, payment, { source: options.source, requestId: options.requestId, claimNonce: options.within }),
+      startAuthentication: (tx, merchant, a) => this.processor.startAuthentication(tx, merchant, a),
+      completeAuthentication: (tx, merchant, cres, id) => this.processor.completeAuthentication(tx, merchant, cres, id),
       completeChallenge: (merchant, cres, options) => this.processor.completeChallenge(merchant, cres, options.requestId),
       challengeOf: async (id) => {
         const tx = await this.transactions.byThreeDs(id);

@@ -11,6 +11,7 @@ import { CORE_TABLES, coreMigrations } from './migrations.ts';
 import * as paylink from './paylink/index.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { acsRoutes } from './routes/acs.ts';
+import { authenticateRoutes } from './routes/authenticate.ts';
 import { batchRoutes } from './routes/batches.ts';
 import { miscRoutes } from './routes/misc.ts';
 import { processingRoutes } from './routes/processing.ts';
@@ -36,6 +37,7 @@ export const manifest: ServiceManifest = {
   async register(app, ctx) {
     const g = gatewayOf(ctx);
     installPaymentsFamily(app, () => ctx.clock.now());
+    authenticateRoutes(app, g);
     processingRoutes(app, g);
     accountRoutes(app, g);
     batchRoutes(app, g);

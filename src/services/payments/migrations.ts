@@ -3,6 +3,8 @@ import { type Kysely, type Migration } from 'kysely';
 import { columnTypes } from '../../core/db/dialect.ts';
 
 export const CORE_TABLES = [
+  'payments_authentications',
+  'payments_key_subjects',
   'payments_batches',
   'payments_cards',
   'payments_accounts',
@@ -138,6 +140,34 @@ export const coreMigrations: Record<string, Migration> = {
   '002_card_position': {
     async up(db: Kysely<any>) {
       await db.schema.alterTable('payments_cards').addColumn('position', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
+  // Keys issued by /v6/authenticate for a subject (a merchant), and 3-D Secure authentications that belong to no
+  // transaction (the direct-post tokenisation flow authenticates the card holder before any authorisation).
+  '003_key_subjects_and_authentications': {
+    async up(db: Kysely<any>) {
+      const t = columnTypes(db);
+      await db.schema
+        .createTable('payments_key_subjects')
+        .addColumn('clientid', t.text, (c) => c.notNull())
+        .addColumn('nonce', t.text, (c) => c.notNull())
+        .addColumn('merchantid', t.bigint, (c) => c.notNull())
+        .addColumn('expires_at', t.bigint, (c) => c.notNull())
+        .addPrimaryKeyConstraint('payments_key_subjects_pk', ['clientid', 'nonce'])
+        .execute();
+      await db.schema
+        .createTable('payments_authentications')
+        .addColumn('id', t.text, (c) => c.primaryKey())
+        .addColumn('acs_trans_id', t.text, (c) => c.notNull())
+        .addColumn('merchantid', t.bigint, (c) => c.notNull())
+        .addColumn('amount', t.bigint, (c) => c.notNull())
+        .addColumn('currency', t.text, (c) => c.notNull())
+        .addColumn('maskedpan', t.text, (c) => c.notNull())
+        .addColumn('termurl', t.text)
+        .addColumn('acs_result', t.text)
+        .addColumn('created_at', t.bigint, (c) => c.notNull())
+        .addColumn('completed_at', t.bigint)
+        .execute();
     },
   },
 };

@@ -2,9 +2,20 @@
 // capture, void, refund and retrieve. Declines are answers, not errors; refusals are PaymentsErrors.
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
+import type { Database } from '../../core/db/index.ts';
 import type { Vault } from '../../core/crypto.ts';
 import { randomHex, uuid } from '../../core/ids.ts';
-import { payError, type AuthInput, type AuthResponse, type Decision, type Merchant, type PaymentSource } from './contract.ts';
+import {
+  payError,
+  type AuthInput,
+  type AuthResponse,
+  type CardAuthentication,
+  type Decision,
+  type Merchant,
+  type PaymentSource,
+  type PreparedPayment,
+  type TokenisedChallenge,
+} from './contract.ts';
 import type { Clients } from './clients.ts';
 import { binInfo, isExpired, luhnValid, maskPan } from './domain/card.ts';
 import { responseDigest } from './domain/digest.ts';
@@ -14,6 +25,7 @@ import { acquire, AUTH_CODES, type AcquirerOutcome } from './domain/sandbox.ts';
 import { challengeResult, threeDsFor } from './domain/three-d-secure.ts';
 import { decodeMessage, encodeMessage, MESSAGE_VERSION, type CReq, type CRes } from './domain/three-d-secure-messages.ts';
 import { captureRefusal, refundRefusal, resultWord, voidRefusal, type Refusal } from './domain/transaction-states.ts';
+import { AuthenticationStore } from './store/authentications.ts';
 import { MerchantStore } from './store/merchants.ts';
 import { DuplicateGuard, TransactionStore, type PendingChallenge, type Tx, type TxChecks } from './store/transactions.ts';
 
@@ -21,8 +33,8 @@ const RETRIEVE_DAYS_MS = 90 * 24 * 3600_000;
 const RETRIEVE_LIMIT = 5;
 
 export interface ProcessorDeps {
-  /** For the transactions that group an operation's writes (one commit each). */
-  db: Kysely<any>;
+  /** Groups an operation's writes into one unit of work (group commit: durable before the answer). */
+  db: Database;
   merchants: MerchantStore;
   transactions: TransactionStore;
   duplicates: DuplicateGuard;
@@ -54,27 +66,11 @@ export class Processor {
   }
 
   async authorise(merchant: Merchant, input: AuthInput, options: AuthOptions): Promise<Decision> {
-    const d = this.#d;
-    const now = d.clock.now();
-    if (input.merchantid !== merchant.merchantid) throw payError(403, 'S002', 'The merchant id does not match the request');
-    const bin = binInfo(input.cardnumber);
-    if (!luhnValid(input.cardnumber)) throw payError(422, 'C002', 'Card number failed the Luhn check', input.identifier);
-    if (!bin) throw payError(422, 'C022', 'Card BIN not found', input.identifier);
-    if (isExpired(input.expmonth, input.expyear, now)) throw payError(422, 'C006', 'Card has expired', input.identifier);
-    if (input.csc !== undefined && input.csc.length !== bin.cscLength) {
-      throw payError(422, 'C026', `The CSC of a ${bin.scheme} card has ${bin.cscLength} digits`, input.identifier);
-    }
-    const currency = input.currency ?? merchant.currency;
-    if (currency !== merchant.currency) throw payError(422, 'D016', `Currency ${currency} is not set up for merchant ${merchant.merchantid}`, input.identifier);
+    const now = this.#d.clock.now();
+    const { bin, currency } = this.#checkCard(merchant, input, now);
     const policies = effectivePolicies(merchant, input);
     const preAuth = input.pre_auth === true || input.trans_type === 'P';
-    const licenceKey = (await d.clients.licenceKeyOf(merchant.clientid)) ?? '';
-
-    // Duplicate detection: the identifier and card inside the merchant's window; the CSC is never part of it.
-    const dupKey =
-      policies.duplicate === '1'
-        ? d.vault.lookupHash(`payments-dup:${merchant.merchantid}:${input.identifier}:${input.cardnumber}:${input.expmonth}/${input.expyear}`)
-        : undefined;
+    const dupKey = this.#duplicateKey(merchant, input, policies.duplicate);
 
     // Decide first (pure), then write everything in one transaction: the duplicate slot, the transno, the row.
     const base: Tx = { ...newTx(merchant, input, currency, 0, now), id: uuid(), source: options.source, trans_type: preAuth ? 'P' : 'S' };
@@ -99,10 +95,72 @@ export class Processor {
         decided = { ...base, trans_status: 'H', result: 21, result_code: '050', result_message: 'Waiting authorisation: 3-D Secure challenge required', threeds_id: uuid(), threeds: pending };
       }
     }
+    return this.#commit(merchant, input, currency, decided, dupKey, now, options);
+  }
+
+  /**
+   * Checks a card and decides, from its CSC, what the acquirer and 3-D Secure will say, without authorising: the
+   * tokenisation flow authorises later, when the CSC is gone. 3-D Secure refusals are thrown (D047, 098).
+   */
+  prepare(merchant: Merchant, input: AuthInput): { payment: PreparedPayment; challenge: boolean } {
+    const now = this.#d.clock.now();
+    if (input.merchantid !== merchant.merchantid) throw payError(403, 'S002', 'The merchant id does not match the request');
+    const { bin, currency } = this.#checkCard(merchant, input, now);
+    const policies = effectivePolicies(merchant, input);
+    const preAuth = input.pre_auth === true || input.trans_type === 'P';
+    const outcome = acquire({ amount: input.amount, csc: input.csc, cscLength: bin.cscLength, policies, postcode: input.bill_to?.postcode, address1: input.bill_to?.address1, preAuth });
+    const { csc: _csc, threedsecure: tds, ...kept } = input;
+    const card = { maskedpan: maskPan(input.cardnumber), scheme: bin.scheme, bin_commercial: bin.bin_commercial, bin_debit: bin.bin_debit, bin_description: bin.bin_description };
+    const payment: PreparedPayment = { input: kept, currency, card, outcome };
+    if (!merchant.threeDSecure || tds === undefined || tds.tds_policy === '2') return { payment, challenge: false };
+    const tdsOutcome = threeDsFor(input.csc);
+    if (tdsOutcome.kind === 'error') throw payError(422, 'D047', tdsOutcome.message, input.identifier);
+    if (tdsOutcome.kind === 'challenge') return { payment, challenge: true };
+    if (!tdsOutcome.proceed) throw payError(422, '098', tdsOutcome.message, input.identifier);
+    return { payment: { ...payment, authentication: { authen_result: tdsOutcome.authen_result, eci: tdsOutcome.eci, cavv: randomHex(14) } }, challenge: false };
+  }
+
+  /** Authorises a prepared payment (the tokenisation flow's second step): duplicate check, transno, storage. */
+  async authorisePrepared(merchant: Merchant, payment: PreparedPayment, options: AuthOptions): Promise<AuthResponse> {
+    const now = this.#d.clock.now();
+    const input = { ...payment.input, merchantid: merchant.merchantid } as AuthInput;
+    if (isExpired(input.expmonth, input.expyear, now)) throw payError(422, 'C006', 'Card has expired', input.identifier);
+    const policies = effectivePolicies(merchant, input);
+    const preAuth = input.pre_auth === true || input.trans_type === 'P';
+    const base: Tx = { ...newTx(merchant, input, payment.currency, 0, now), id: uuid(), source: options.source, trans_type: preAuth ? 'P' : 'S' };
+    const decided = withOutcome(base, payment.outcome, payment.authentication ?? {});
+    const decision = await this.#commit(merchant, input, payment.currency, decided, this.#duplicateKey(merchant, input, policies.duplicate), now, options);
+    return (decision as { AuthResponse: AuthResponse }).AuthResponse;
+  }
+
+  /** Luhn, BIN, expiry, the scheme's CSC length and the merchant's currency; refusals are thrown. */
+  #checkCard(merchant: Merchant, input: AuthInput, now: number): { bin: NonNullable<ReturnType<typeof binInfo>>; currency: string } {
+    if (input.merchantid !== merchant.merchantid) throw payError(403, 'S002', 'The merchant id does not match the request');
+    const bin = binInfo(input.cardnumber);
+    if (!luhnValid(input.cardnumber)) throw payError(422, 'C002', 'Card number failed the Luhn check', input.identifier);
+    if (!bin) throw payError(422, 'C022', 'Card BIN not found', input.identifier);
+    if (isExpired(input.expmonth, input.expyear, now)) throw payError(422, 'C006', 'Card has expired', input.identifier);
+    if (input.csc !== undefined && input.csc.length !== bin.cscLength) {
+      throw payError(422, 'C026', `The CSC of a ${bin.scheme} card has ${bin.cscLength} digits`, input.identifier);
+    }
+    const currency = input.currency ?? merchant.currency;
+    if (currency !== merchant.currency) throw payError(422, 'D016', `Currency ${currency} is not set up for merchant ${merchant.merchantid}`, input.identifier);
+    return { bin, currency };
+  }
+
+  /** Duplicate detection: the identifier and card inside the merchant's window; the CSC is never part of it. */
+  #duplicateKey(merchant: Merchant, input: AuthInput, duplicatePolicy: string): string | undefined {
+    if (duplicatePolicy !== '1') return undefined;
+    return this.#d.vault.lookupHash(`payments-dup:${merchant.merchantid}:${input.identifier}:${input.cardnumber}:${input.expmonth}/${input.expyear}`);
+  }
+
+  /** Writes a decided authorisation in one unit: the caller's claim, the duplicate slot, the transno, the row. */
+  async #commit(merchant: Merchant, input: AuthInput, currency: string, decided: Tx, dupKey: string | undefined, now: number, options: AuthOptions): Promise<Decision> {
+    const d = this.#d;
+    const licenceKey = (await d.clients.licenceKeyOf(merchant.clientid)) ?? '';
     // Approvals and open challenges hold the duplicate slot; a declined attempt only checks it, so it may be retried.
     const holdsSlot = decided.result === 1 || decided.trans_status === 'H';
-
-    return d.db.transaction().execute(async (trx): Promise<Decision> => {
+    return d.db.write(async (trx): Promise<Decision> => {
       await options.claimNonce?.(trx);
       const duplicates = new DuplicateGuard(trx);
       if (dupKey) {
@@ -120,29 +178,64 @@ export class Processor {
     });
   }
 
+  /**
+   * Starts a challenge that belongs to no transaction (inside the caller's unit `trx`): the ACS shows it like any
+   * other and hands the browser to `termurl` with the cres.
+   */
+  async startAuthentication(trx: Kysely<any>, merchant: Merchant, a: { id: string; amount: number; currency: string; maskedpan: string; termurl: string }): Promise<TokenisedChallenge> {
+    const acsTransId = uuid();
+    await new AuthenticationStore(trx).insert({ ...a, acsTransId, merchantid: merchant.merchantid, acsResult: null, completedAt: null }, this.#d.clock.now());
+    const creq: CReq = { threeDSServerTransID: a.id, acsTransID: acsTransId, messageType: 'CReq', messageVersion: MESSAGE_VERSION, challengeWindowSize: '05' };
+    return { acs_url: `${this.#d.baseUrl()}/3dsv2/acs`, creq: encodeMessage(creq), threedserver_trans_id: a.id };
+  }
+
+  /**
+   * Completes an authentication from the cres the ACS handed back (inside the caller's unit `trx`); once only.
+   * `expectedId` is the authentication the caller is completing: a cres of another one is refused.
+   */
+  async completeAuthentication(trx: Kysely<any>, merchant: Merchant, cresText: unknown, expectedId: string): Promise<CardAuthentication & { proceed: boolean }> {
+    const cres = decodeMessage<CRes>(cresText, 'CRes');
+    const store = new AuthenticationStore(trx);
+    const a = cres && cres.threeDSServerTransID === expectedId ? await store.byId(cres.threeDSServerTransID) : undefined;
+    if (!cres || !a || a.acsTransId !== cres.acsTransID) throw payError(422, 'P030', 'Authorisation invalid: the cres is not recognised');
+    if (a.merchantid !== merchant.merchantid) throw payError(403, 'S002', 'No permission for this authentication');
+    if (!a.acsResult) throw payError(422, '050', 'Waiting authorisation: the challenge has not been completed at the ACS');
+    if (!(await store.complete(a.id, this.#d.clock.now()))) throw payError(422, 'P030', 'Authorisation invalid: the challenge has already been completed');
+    const result = challengeResult(a.acsResult);
+    return { authen_result: result.authen_result, eci: result.eci, cavv: result.proceed ? randomHex(14) : '', proceed: result.proceed };
+  }
+
   /** The simulated ACS delivers the challenge result (RReq) and gets the cres for the browser; undefined if unknown. */
   async acsResult(creqText: unknown, transStatus: string): Promise<{ cres: string; termurl?: string } | undefined> {
     const creq = decodeMessage<CReq>(creqText, 'CReq');
     if (!creq) return undefined;
-    const tx = await this.#d.transactions.byThreeDs(creq.threeDSServerTransID);
-    if (!tx || !tx.threeds || tx.threeds.acsTransId !== creq.acsTransID) return undefined;
     const status = ['Y', 'N', 'A', 'U', 'R'].includes(transStatus) ? transStatus : 'N';
-    if (tx.trans_status === 'H' && !tx.threeds.acsResult) {
-      await this.#d.transactions.recordAcsResult(tx.id, { ...tx.threeds, acsResult: status }, this.#d.clock.now());
+    const cresFor = (delivered: string) =>
+      encodeMessage({ threeDSServerTransID: creq.threeDSServerTransID, acsTransID: creq.acsTransID, messageType: 'CRes', messageVersion: MESSAGE_VERSION, transStatus: delivered });
+    const tx = await this.#d.transactions.byThreeDs(creq.threeDSServerTransID);
+    if (tx) {
+      if (!tx.threeds || tx.threeds.acsTransId !== creq.acsTransID) return undefined;
+      if (tx.trans_status === 'H' && !tx.threeds.acsResult) {
+        await this.#d.transactions.recordAcsResult(tx.id, { ...tx.threeds, acsResult: status }, this.#d.clock.now());
+      }
+      const fresh = (await this.#d.transactions.byThreeDs(creq.threeDSServerTransID))!;
+      return { cres: cresFor(fresh.threeds?.acsResult ?? status), termurl: tx.threeds.termurl };
     }
-    const fresh = (await this.#d.transactions.byThreeDs(creq.threeDSServerTransID))!;
-    const delivered = fresh.threeds?.acsResult ?? status;
-    const cres: CRes = { threeDSServerTransID: creq.threeDSServerTransID, acsTransID: creq.acsTransID, messageType: 'CRes', messageVersion: MESSAGE_VERSION, transStatus: delivered };
-    return { cres: encodeMessage(cres), termurl: tx.threeds.termurl };
+    const a = await new AuthenticationStore(this.#d.db.kysely).byId(creq.threeDSServerTransID);
+    if (!a || a.acsTransId !== creq.acsTransID) return undefined;
+    if (!a.acsResult && a.completedAt === null) await this.#d.db.write((trx) => new AuthenticationStore(trx).recordAcsResult(a.id, status));
+    const fresh = (await new AuthenticationStore(this.#d.db.kysely).byId(a.id))!;
+    return { cres: cresFor(fresh.acsResult ?? status), termurl: a.termurl ?? undefined };
   }
 
-  /** Whether a CReq names an open challenge (the ACS page shows it). */
-  async challengeFor(creqText: unknown): Promise<{ tx: Tx; creq: CReq } | undefined> {
+  /** What the ACS page shows of an open challenge (a transaction's or an authentication's); undefined if none. */
+  async challengeFor(creqText: unknown): Promise<{ view: { merchantid: number; amount: number; currency: string; maskedpan: string }; creq: CReq } | undefined> {
     const creq = decodeMessage<CReq>(creqText, 'CReq');
     if (!creq) return undefined;
     const tx = await this.#d.transactions.byThreeDs(creq.threeDSServerTransID);
-    if (!tx || tx.trans_status !== 'H' || tx.threeds?.acsTransId !== creq.acsTransID) return undefined;
-    return { tx, creq };
+    if (tx) return tx.trans_status === 'H' && tx.threeds?.acsTransId === creq.acsTransID ? { view: tx, creq } : undefined;
+    const a = await new AuthenticationStore(this.#d.db.kysely).byId(creq.threeDSServerTransID);
+    return a && a.acsTransId === creq.acsTransID && a.completedAt === null ? { view: a, creq } : undefined;
   }
 
   /** The transaction a cres is about (for the caller to check ownership), or a P030 refusal. */
@@ -227,7 +320,7 @@ export class Processor {
     const refusal = refundRefusal(original, input.amount);
     if (refusal) throw refuse(refusal, input.identifier);
     const licenceKey = (await d.clients.licenceKeyOf(merchant.clientid)) ?? '';
-    const refund = await d.db.transaction().execute(async (trx): Promise<Tx | undefined> => {
+    const refund = await d.db.write(async (trx): Promise<Tx | undefined> => {
       const transactions = new TransactionStore(trx);
       if (!(await transactions.addRefund(original.id, input.amount, now))) return undefined;
       const tx: Tx = {

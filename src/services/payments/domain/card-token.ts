@@ -14,10 +14,10 @@ const bytesToUuid = (b: Buffer): string => {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 };
 
-/** Issues a token for card `cardId` (a UUID) expiring `CARD_TOKEN_TTL_MS` after `nowMs`. */
-export function issueCardToken(key: Buffer, cardId: string, nowMs: number): string {
+/** Issues a token for card `cardId` (a UUID) expiring `ttlMs` (default `CARD_TOKEN_TTL_MS`) after `nowMs`. */
+export function issueCardToken(key: Buffer, cardId: string, nowMs: number, ttlMs = CARD_TOKEN_TTL_MS): string {
   const expiry = Buffer.alloc(8);
-  expiry.writeBigUInt64BE(BigInt(nowMs + CARD_TOKEN_TTL_MS));
+  expiry.writeBigUInt64BE(BigInt(nowMs + ttlMs));
   const body = Buffer.concat([Buffer.from([VERSION]), expiry, uuidToBytes(cardId), randomBytes(8)]);
   return 'ct' + base58(Buffer.concat([body, hmacSha256(key, body).subarray(0, MAC_BYTES)]));
 }

@@ -27,7 +27,7 @@ export const jobs: Record<string, JobHandler> = {
 };
 
 export async function register(app: FastifyInstance, deps: PaymentsDeps): Promise<void> {
-  const store = new PaylinkStore(deps.ctx.kysely);
+  const store = new PaylinkStore(deps.ctx.db);
   const tokens = new PaylinkTokens(deps, store);
   wired.set(deps.ctx, { deps, store, tokens });
   registerMerchantApi(app, deps, tokens, store);

@@ -1,6 +1,7 @@
 // Queries of the Paylink tables. State changes are conditional updates whose row count decides who won, so two
 // racing requests (two payers, or a payer and a merchant cancelling) cannot both succeed.
 import type { Kysely } from 'kysely';
+import type { Database } from '../../../core/db/index.ts';
 import type { TokenState } from './domain/token-state.ts';
 
 export interface PaymentSummary {
@@ -60,11 +61,14 @@ export interface AttachmentRecord {
 }
 
 export class PaylinkStore {
-  constructor(private readonly db: Kysely<any>) {}
+  private readonly db: Kysely<any>;
+  constructor(private readonly database: Database) {
+    this.db = database.kysely;
+  }
 
   /** Stores a new token and the first event of its timeline in one transaction (one commit per create). */
   async insertToken(t: Omit<TokenRecord, 'seq'>, first: TimelineEvent): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.database.write(async (trx) => {
       const seq = await insertTokenRow(trx, t);
       await trx.insertInto('payments_paylink_events').values({ token_seq: seq, at: first.at, state: first.state, message: first.message }).execute();
       return seq;

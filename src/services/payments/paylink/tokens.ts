@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { base58, randomToken } from '../../../core/ids.ts';
 import { isoMs } from '../../../core/time.ts';
-import { payError, type Merchant, type PaymentsDeps } from '../contract.ts';
+import { payError, type Caller, type Merchant, type PaymentsDeps } from '../contract.ts';
 import { guardSourceValue, guardsWithoutSource, type GuardDefinition } from './domain/field-guard.ts';
 import { resendRefusal } from './domain/notification-rules.ts';
 import { transition, type MerchantAction } from './domain/token-state.ts';
@@ -120,10 +120,11 @@ export class PaylinkTokens {
   }
 
   /** The token for the merchant API; 422 D101 when unknown; 403 when the caller's client does not own it. */
-  async forCaller(token: string, clientid: string): Promise<TokenRecord> {
+  /** The token if the caller may act on it: its client's, and its merchant's when the key names a subject. */
+  async forCaller(token: string, caller: Caller): Promise<TokenRecord> {
     const t = await this.store.byToken(token);
     if (!t) throw payError(422, 'D101', 'Data is not found');
-    if (t.clientid !== clientid) throw payError(403, 'S005', 'The token belongs to a merchant this client cannot access.');
+    if (t.clientid !== caller.client.clientid || (caller.subject !== undefined && caller.subject !== t.merchantid)) throw payError(403, 'S005', 'The token belongs to a merchant this client cannot access.');
     return t;
   }
 

@@ -33,8 +33,8 @@ export function acsRoutes(app: FastifyInstance, g: Gateway): void {
       return reply.send({ cres: done!.cres, threeDSSessionData: session });
     }
     if (!open) return html(reply, 400, page('Challenge not found', '<h1>This authentication request is unknown or already completed.</h1>'));
-    const merchant = await g.merchants.get(open.tx.merchantid);
-    const amount = `${decimalAmount(open.tx.amount, open.tx.currency)} ${open.tx.currency}`;
+    const merchant = await g.merchants.get(open.view.merchantid);
+    const amount = `${decimalAmount(open.view.amount, open.view.currency)} ${open.view.currency}`;
     return html(
       reply,
       200,
@@ -42,7 +42,7 @@ export function acsRoutes(app: FastifyInstance, g: Gateway): void {
         '3-D Secure challenge',
         `<h1>Verify your payment</h1>` +
           `<p>Sandbox card issuer. Paying <strong id="acs-amount">${escapeHtml(amount)}</strong> to ` +
-          `<strong id="acs-merchant">${escapeHtml(merchant?.name ?? String(open.tx.merchantid))}</strong> with card ${escapeHtml(open.tx.maskedpan)}.</p>` +
+          `<strong id="acs-merchant">${escapeHtml(merchant?.name ?? String(open.view.merchantid))}</strong> with card ${escapeHtml(open.view.maskedpan)}.</p>` +
           `<form id="acs-form" method="post" action="/3dsv2/acs/result">` +
           `<input type="hidden" name="creq" value="${escapeHtml(creq!)}">` +
           `<input type="hidden" name="threeDSSessionData" value="${escapeHtml(session)}">` +

@@ -1,19 +1,42 @@
 // Nonces of accepted API keys, kept until the key could no longer verify: a second use of a nonce is a replay.
+// The table is the authority (shared by every instance on one PostgreSQL); a bounded memory of the nonces this
+// process accepted refuses the common replay without touching the database, and a claim of its own is a unit of work
+// on the group-commit path, so it shares its fsync with the other requests of the moment.
 import type { Kysely } from 'kysely';
+import type { Database } from '../../../core/db/index.ts';
 import { claimExpiringSlot } from './slots.ts';
 
 const PURGE_EVERY = 500;
+/** Nonces remembered in memory; older ones are still refused by the table. */
+const REMEMBERED = 50_000;
 
 export class NonceStore {
-  readonly #db: Kysely<any>;
+  readonly #database: Database;
+  readonly #seen = new Map<string, number>();
   #inserts = 0;
-  constructor(db: Kysely<any>) {
-    this.#db = db;
+
+  constructor(database: Database) {
+    this.#database = database;
   }
 
-  /** Records a nonce (on `db`, a transaction, when given); false when it was already used and has not yet expired. */
-  async claim(clientid: string, nonce: string, expiresAt: number, nowMs: number, db: Kysely<any> = this.#db): Promise<boolean> {
-    if (++this.#inserts % PURGE_EVERY === 0) await db.deleteFrom('payments_nonces').where('expires_at', '<', nowMs).execute();
-    return claimExpiringSlot(db, 'payments_nonces', { clientid, nonce }, expiresAt, nowMs);
+  /** Records a nonce (inside `tx`, a unit of work, when given); false when it was already used and has not expired. */
+  async claim(clientid: string, nonce: string, expiresAt: number, nowMs: number, tx?: Kysely<any>): Promise<boolean> {
+    const key = `${clientid}\u0000${nonce}`;
+    const known = this.#seen.get(key);
+    if (known !== undefined && known > nowMs) return false;
+    const purge = ++this.#inserts % PURGE_EVERY === 0;
+    const work = async (db: Kysely<any>) => {
+      if (purge) await db.deleteFrom('payments_nonces').where('expires_at', '<', nowMs).execute();
+      return claimExpiringSlot(db, 'payments_nonces', { clientid, nonce }, expiresAt, nowMs);
+    };
+    const claimed = tx ? await work(tx) : await this.#database.write(work);
+    // Remembered only once claimed: a claim inside a unit that later rolls back must not block a retry.
+    if (claimed && !tx) this.#remember(key, expiresAt);
+    return claimed;
+  }
+
+  #remember(key: string, expiresAt: number): void {
+    this.#seen.set(key, expiresAt);
+    if (this.#seen.size > REMEMBERED) this.#seen.delete(this.#seen.keys().next().value!);
   }
 }

@@ -1,6 +1,7 @@
 // The hosted payment page's HTML: the field-guard form, the card form, and outcome pages. Plain forms that work
 // without script; every value is escaped.
 import { escapeHtml as e } from '../../../../core/http/html.ts';
+import { cartView } from '../domain/cart.ts';
 import { selectChoices, type CustomParam } from '../domain/custom-params.ts';
 import { money } from '../notifications.ts';
 import type { TokenRecord } from '../store.ts';
@@ -10,7 +11,7 @@ const STYLE = `body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0
 main{max-width:28rem;margin:auto;background:#fff;padding:1.5rem 2rem;border-radius:8px;box-shadow:0 1px 4px #0002}
 label{display:block;margin:.8rem 0 .2rem;font-weight:600}input,select{width:100%;padding:.5rem;box-sizing:border-box;font-size:1rem}
 .row{display:flex;gap:.5rem}.row>div{flex:1}button{margin-top:1.2rem;width:100%;padding:.7rem;font-size:1.05rem;background:#1a5fb4;color:#fff;border:0;border-radius:4px}
-.error{background:#fde8e8;color:#8a1111;padding:.6rem;border-radius:4px}.amount{font-size:1.6rem;font-weight:700}.muted{color:#666}`;
+.error{background:#fde8e8;color:#8a1111;padding:.6rem;border-radius:4px}.amount{font-size:1.6rem;font-weight:700}.muted{color:#666}table{width:100%;border-collapse:collapse;margin:.5rem 0}th,td{text-align:left;padding:.2rem .3rem}`;
 
 export function layout(title: string, body: string): string {
   return `<!doctype html>
@@ -28,6 +29,23 @@ function header(t: TokenRecord, merchantName: string): string {
 <p class="amount" id="amount">${e(money(t.amount, t.currency))}</p>
 ${descriptor ? `<p>${e(descriptor)}</p>` : ''}
 <p class="muted">Reference: <span id="identifier">${e(t.identifier)}</span></p>`;
+}
+
+/** The token's cart (PaylinkCart), read-only: items with count and price, then description, shipping, tax, coupon. */
+function cartTable(t: TokenRecord): string {
+  const cart = cartView(t.request.cart);
+  if (!cart) return '';
+  const price = (minor: number | undefined) => (minor === undefined ? '' : e(money(minor, t.currency)));
+  const rows = cart.lines
+    .map((l) => `<tr class="cart-item"><td>${e(l.label)}${l.sku ? ` <span class="muted">${e(l.sku)}</span>` : ''}</td><td>${l.count}</td><td>${price(l.amount)}</td><td>${price(l.amount === undefined ? undefined : l.amount * l.count)}</td></tr>`)
+    .join('');
+  const extra = (id: string, label: string, minor: number | undefined) => (minor === undefined ? '' : `<tr id="${id}"><td colspan="3">${label}</td><td>${price(minor)}</td></tr>`);
+  return `<section id="cart">
+${cart.productDescription ? `<p id="cart-description">${e(cart.productDescription)}</p>` : ''}
+${cart.lines.length ? `<table><thead><tr><th>Item</th><th>Qty</th><th>Price</th><th>Total</th></tr></thead><tbody>${rows}</tbody><tfoot>${extra('cart-shipping', 'Shipping', cart.shipping)}${extra('cart-tax', 'Tax', cart.tax)}</tfoot></table>` : `<table>${extra('cart-shipping', 'Shipping', cart.shipping)}${extra('cart-tax', 'Tax', cart.tax)}</table>`}
+${cart.coupon ? `<p id="cart-coupon">Coupon: ${e(cart.coupon)}</p>` : ''}
+${cart.productInformation ? `<p id="cart-information" class="muted">${e(cart.productInformation)}</p>` : ''}
+</section>`;
 }
 
 const errorBox = (message?: string) => (message ? `<p class="error" id="error" role="alert">${e(message)}</p>` : '');
@@ -48,6 +66,7 @@ ${fields}
 export function paymentPage(t: TokenRecord, merchantName: string, error?: string): string {
   const months = Array.from({ length: 12 }, (_, i) => `<option value="${i + 1}">${String(i + 1).padStart(2, '0')}</option>`).join('');
   return layout(`Pay ${merchantName}`, `${header(t, merchantName)}
+${cartTable(t)}
 ${errorBox(error)}
 <form method="post" action="/pay/${e(t.token)}" id="payment-form" autocomplete="on">
 ${customFields(t.request.config?.customParams ?? [])}

@@ -21,7 +21,7 @@ export function registerMerchantApi(app: FastifyInstance, deps: PaymentsDeps, to
   /** Authenticates the caller and loads a token of one of its merchants. */
   const callerToken = async (req: FastifyRequest): Promise<{ caller: Caller; token: TokenRecord }> => {
     const caller = await deps.authenticate(req);
-    const token = await tokens.forCaller((req.params as { token: string }).token, caller.client.clientid);
+    const token = await tokens.forCaller((req.params as { token: string }).token, caller);
     return { caller, token };
   };
 
