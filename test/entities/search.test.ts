@@ -10,7 +10,7 @@ for (const database of DATABASES) {
     const search = (query: string) => call(`${base}/v1/entities:search?key=${DEV_API_KEY}&${query}`);
 
     before(async () => {
-      t = await startTestRuntime({ services: ['entities'], database });
+      t = await startTestRuntime({ services: ['entities'], database, settings: { entities: { graph: 'samples' } } });
       base = t.url('entities');
     });
     after(async () => t.close());
@@ -86,6 +86,8 @@ for (const database of DATABASES) {
         ['ids=not-an-id', 400, /Invalid entity id/],
         ['query=x&languages=English!', 400, /language/],
         ['limit=5', 400, /query or ids/],
+        ['query=x&lang=en', 400, /Unknown name "lang": Cannot bind query parameter/],
+        ['query=x&type=Person', 400, /Unknown name "type"/],
       ];
       for (const [query, status, message] of cases) {
         const res = await search(query);
@@ -104,21 +106,33 @@ for (const database of DATABASES) {
     });
 
     it('loads, replaces and deletes entities through the admin API; bad documents change nothing', async () => {
-      const doc = { id: '/g/twin_test1', types: ['Person'], names: { en: 'Zebulon Quartermaine' }, descriptions: { en: 'Test person' }, popularity: 10 };
+      const doc = { id: '/g/twin_test1', types: ['Person'], names: { en: 'Zebulon Quartermaine' }, descriptions: { en: 'Test person' }, popularity: 10, links: { birthPlace: ['kg:/g/twin_paris'] } };
       let res = await call(`${t.adminUrl}/services/entities/entities`, { body: [doc] });
       assert.equal(res.status, 200);
       assert.equal(res.body.loaded, 1);
       const total = res.body.total;
       assert.equal((await search('query=zebulon')).body.itemListElement[0].result.description, 'Test person');
+      assert.deepEqual((await call(`${t.adminUrl}/services/entities/entities/g/twin_test1`)).body.links, { birthPlace: ['/g/twin_paris'] }, 'links are stored without kg:');
       await call(`${t.adminUrl}/services/entities/entities`, { body: { ...doc, descriptions: { en: 'Changed' } } });
       assert.equal((await search('query=quartermaine')).body.itemListElement[0].result.description, 'Changed');
-      for (const bad of [[{ ...doc, id: 'nope' }], [{ ...doc, names: {} }], [{ ...doc, id: '/g/twin_test2' }, { ...doc, id: '/g/twin_test3', types: 'Person' }], [{ ...doc, extra: 1 }]]) {
+      const badDocs = [
+        [{ ...doc, id: 'nope' }],
+        [{ ...doc, names: {} }],
+        [{ ...doc, id: '/g/twin_test2' }, { ...doc, id: '/g/twin_test3', types: 'Person' }],
+        [{ ...doc, extra: 1 }],
+        [{ ...doc, id: '/g/twin_test4', links: { birthPlace: ['Paris'] } }],
+        [{ ...doc, id: '/g/twin_test5', geo: { latitude: 91, longitude: 0 } }],
+        [{ ...doc, id: '/g/twin_test6', names: { en: 'x'.repeat(501) } }],
+      ];
+      for (const bad of badDocs) {
         res = await call(`${t.adminUrl}/services/entities/entities`, { body: bad });
         assert.equal(res.status, 400, JSON.stringify(bad));
       }
       assert.equal((await call(`${t.adminUrl}/services/entities/entities?limit=1000`)).body.total, total, 'nothing was stored');
       assert.equal((await call(`${t.adminUrl}/services/entities/entities/g/twin_test1`, { method: 'DELETE' })).status, 204);
       assert.deepEqual((await search('query=zebulon')).body.itemListElement, []);
+      assert.equal((await call(`${t.adminUrl}/services/entities/entities/g/twin_test1`, { method: 'DELETE' })).status, 404);
+      assert.equal((await call(`${t.adminUrl}/services/entities/entities/g/twin_test1`)).status, 404);
     });
 
     it('keeps loaded entities across a restart', async () => {

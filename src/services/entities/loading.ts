@@ -1,10 +1,10 @@
-// Loading entity documents (admin API, `twinstack entities load`, the built-in seed): validate all, then store.
+// Entity documents from outside (admin API, `twinstack entities load`, the built-in samples): parsed and validated
+// as a whole before anything is stored.
 import { readFileSync } from 'node:fs';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ApiError } from '../../core/errors.ts';
 import { parseEntityId, type Entity } from './domain/entity.ts';
 import { EntityInput } from './schemas.ts';
-import type { EntityStore } from './store.ts';
 
 const check = TypeCompiler.Compile(EntityInput);
 
@@ -16,7 +16,9 @@ export function validateEntities(docs: unknown[]): Entity[] {
       throw new ApiError(400, `entity ${i}: ${err?.path || '/'} ${err?.message ?? 'is invalid'}`);
     }
     const input = doc as EntityInput;
-    return { ...input, id: parseEntityId(input.id)! } as Entity;
+    const entity = { ...input, id: parseEntityId(input.id)! } as Entity;
+    if (input.links) entity.links = Object.fromEntries(Object.entries(input.links).map(([property, ids]) => [property, ids.map((id) => parseEntityId(id)!)]));
+    return entity;
   });
 }
 
@@ -31,12 +33,6 @@ export function parseEntityText(text: string): unknown[] {
       throw new ApiError(400, `line ${i + 1} is not JSON`);
     }
   });
-}
-
-export async function loadEntities(store: EntityStore, docs: unknown[], now: number): Promise<number> {
-  const entities = validateEntities(docs);
-  for (let i = 0; i < entities.length; i += 200) await store.upsert(entities.slice(i, i + 200), now);
-  return entities.length;
 }
 
 export const SEED_PATH = new URL('./seed.json', import.meta.url);

@@ -1,98 +1,86 @@
-// Queries of the knowledge graph. Candidates are found through the term index; ranking happens in the domain.
+// The stored graph: one row per entity holding its document, and a few facts about the graph (which default was
+// built, from which data). Writes take the unit of work's transaction; reads take any executor.
 import type { Kysely } from 'kysely';
+import { bulkInsert } from '../../core/db/bulk.ts';
 import type { Entity } from './domain/entity.ts';
-import { indexTerms } from './domain/match.ts';
-import type { Candidate } from './domain/rank.ts';
 
-export class EntityStore {
-  readonly #db: Kysely<any>;
-  constructor(db: Kysely<any>) {
-    this.#db = db;
-  }
+const ENTITY_COLUMNS = ['id', 'doc', 'terms', 'popularity', 'updated_at'];
+/** Ids per `in (...)` list: well below both databases' parameter limits. */
+const ID_CHUNK = 500;
 
-  /** Inserts or replaces entities with their index rows, all in one transaction. */
-  async upsert(entities: Entity[], now: number): Promise<void> {
-    await this.#db.transaction().execute(async (tx) => {
-      for (const e of entities) {
-        const doc = JSON.stringify(e);
-        await tx
-          .insertInto('entities_entities')
-          .values({ id: e.id, doc, popularity: e.popularity ?? 1, updated_at: now })
-          .onConflict((oc) => oc.column('id').doUpdateSet({ doc, popularity: e.popularity ?? 1, updated_at: now }))
-          .execute();
-        await tx.deleteFrom('entities_terms').where('entity_id', '=', e.id).execute();
-        await tx.deleteFrom('entities_types').where('entity_id', '=', e.id).execute();
-        const termRows = Object.entries(e.names).flatMap(([lang, name]) =>
-          indexTerms([name, ...(e.aliases?.[lang] ?? [])]).map((term) => ({ term, entity_id: e.id, lang })),
-        );
-        for (let i = 0; i < termRows.length; i += 500) await tx.insertInto('entities_terms').values(termRows.slice(i, i + 500)).execute();
-        const types = [...new Set(['Thing', ...e.types])];
-        await tx.insertInto('entities_types').values(types.map((type) => ({ type, entity_id: e.id }))).execute();
-      }
-    });
-  }
+/**
+ * Inserts or replaces entities (a unit of work's transaction: the delete and the insert commit together). `fresh`
+ * says none of the ids is stored yet, which spares the delete.
+ */
+export async function writeEntities(tx: Kysely<any>, entities: Entity[], now: number, fresh = false): Promise<void> {
+  if (!fresh) await deleteEntities(tx, entities.map((e) => e.id));
+  // Plain multi-row VALUES on both databases: with long JSON texts it beats unnest(), whose array literals need escaping.
+  const rows = entities.map((e) => [e.id, JSON.stringify(e), JSON.stringify(termsOf(e)), e.popularity ?? 1, now]);
+  await bulkInsert(tx, 'entities_entities', ENTITY_COLUMNS, rows);
+}
 
-  async delete(id: string): Promise<boolean> {
-    const res = await this.#db.deleteFrom('entities_entities').where('id', '=', id).executeTakeFirst();
-    return Number(res.numDeletedRows) > 0;
-  }
+export async function deleteEntity(tx: Kysely<any>, id: string): Promise<boolean> {
+  return (await deleteEntities(tx, [id])) > 0;
+}
 
-  async count(): Promise<number> {
-    const row = await this.#db.selectFrom('entities_entities').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-    return Number(row.n);
+export async function deleteEntities(tx: Kysely<any>, ids: string[]): Promise<number> {
+  let deleted = 0;
+  for (let i = 0; i < ids.length; i += ID_CHUNK) {
+    const res = await tx.deleteFrom('entities_entities').where('id', 'in', ids.slice(i, i + ID_CHUNK)).executeTakeFirst();
+    deleted += Number(res.numDeletedRows);
   }
+  return deleted;
+}
 
-  async list(limit: number, after?: string): Promise<Entity[]> {
-    let q = this.#db.selectFrom('entities_entities').select('doc').orderBy('id').limit(limit);
-    if (after) q = q.where('id', '>', after);
-    return (await q.execute()).map((r) => JSON.parse(r.doc) as Entity);
-  }
+export async function entityIds(db: Kysely<any>): Promise<string[]> {
+  return (await db.selectFrom('entities_entities').select('id').execute()).map((r) => r.id as string);
+}
 
-  async byIds(ids: string[], types: string[]): Promise<Entity[]> {
-    if (ids.length === 0) return [];
-    let q = this.#db.selectFrom('entities_entities as e').select('e.doc').where('e.id', 'in', ids);
-    if (types.length) q = q.where((eb) => eb.exists(eb.selectFrom('entities_types as t').select('t.entity_id').whereRef('t.entity_id', '=', 'e.id').where('t.type', 'in', types)));
-    return (await q.execute()).map((r) => JSON.parse(r.doc) as Entity);
-  }
+export async function countEntities(db: Kysely<any>): Promise<number> {
+  const row = await db.selectFrom('entities_entities').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
 
-  /**
-   * Ids (with popularity, most popular first) of the entities indexed under every one of `words` (the last one as a
-   * prefix when `lastIsPrefix`) in one of the languages, of any of `types` when given: the only entities a query can
-   * match.
-   */
-  async candidates(input: { words: string[]; lastIsPrefix: boolean; languages: string[]; types: string[] }): Promise<Candidate[]> {
-    const last = input.words[input.words.length - 1];
-    const exact = new Set(input.lastIsPrefix ? input.words.slice(0, -1) : input.words);
-    const lookups = [...exact].map((word) => ({ word, asPrefix: false }));
-    if (input.lastIsPrefix) lookups.push({ word: last, asPrefix: true });
-    // One index-only lookup per word (the term index holds the ids), intersected here; popularity is read for the
-    // survivors alone.
-    let found: Set<string> | undefined;
-    for (const { word, asPrefix } of lookups) {
-      let q = this.#db.selectFrom('entities_terms').select('entity_id').where('lang', 'in', input.languages);
-      // A range on the term index; terms compare byte-wise on both databases (the column is COLLATE "C" on PostgreSQL).
-      q = asPrefix ? q.where('term', '>=', word).where('term', '<', `${word}\u{10FFFF}`) : q.where('term', '=', word);
-      const next = new Set<string>();
-      for (const r of await q.execute()) if (!found || found.has(r.entity_id)) next.add(r.entity_id);
-      found = next;
-      if (found.size === 0) return [];
-    }
-    const ids = [...(found ?? [])];
-    const candidates: Candidate[] = [];
-    for (let i = 0; i < ids.length; i += 500) {
-      let q = this.#db.selectFrom('entities_entities as e').select(['e.id', 'e.popularity']).where('e.id', 'in', ids.slice(i, i + 500));
-      if (input.types.length) {
-        q = q.where((eb) => eb.exists(eb.selectFrom('entities_types as t').select('t.entity_id').whereRef('t.entity_id', '=', 'e.id').where('t.type', 'in', input.types)));
-      }
-      for (const r of await q.execute()) candidates.push({ id: r.id, popularity: Number(r.popularity) });
-    }
-    return candidates.sort((a, b) => b.popularity - a.popularity || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  }
+/** The part of an entity the search index reads back at start. */
+export type EntityTerms = Pick<Entity, 'id' | 'types' | 'names' | 'aliases' | 'popularity'>;
+const termsOf = (e: Entity): Omit<EntityTerms, 'id'> => ({ types: e.types, names: e.names, aliases: e.aliases, popularity: e.popularity });
 
-  /** The documents of these ids (in no particular order). */
-  async documents(ids: string[]): Promise<Entity[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.#db.selectFrom('entities_entities').select('doc').where('id', 'in', ids).execute();
-    return rows.map((r) => JSON.parse(r.doc) as Entity);
+/** A page of rows (`id`, `terms`) in id order, after `after`: a query for `heavyRead`. */
+export function termsPage(db: Kysely<any>, limit: number, after?: string) {
+  let q = db
+    .selectFrom('entities_entities')
+    .select('id')
+    .select((eb) => eb.fn.coalesce('terms', 'doc').as('terms'))
+    .orderBy('id')
+    .limit(limit);
+  if (after !== undefined) q = q.where('id', '>', after);
+  return q;
+}
+
+export const parseTerms = (row: { id: unknown; terms: unknown }): EntityTerms => ({ ...(JSON.parse(row.terms as string) as EntityTerms), id: row.id as string });
+
+export async function listEntities(db: Kysely<any>, limit: number, after?: string): Promise<Entity[]> {
+  let q = db.selectFrom('entities_entities').select('doc').orderBy('id').limit(limit);
+  if (after !== undefined) q = q.where('id', '>', after);
+  return (await q.execute()).map((r) => JSON.parse(r.doc as string) as Entity);
+}
+
+/** The documents of these ids that exist (in no particular order). */
+export async function entityDocuments(db: Kysely<any>, ids: string[]): Promise<Entity[]> {
+  const out: Entity[] = [];
+  for (let i = 0; i < ids.length; i += ID_CHUNK) {
+    const rows = await db.selectFrom('entities_entities').select('doc').where('id', 'in', ids.slice(i, i + ID_CHUNK)).execute();
+    for (const r of rows) out.push(JSON.parse(r.doc) as Entity);
   }
+  return out;
+}
+
+export async function readMeta(db: Kysely<any>, key: string): Promise<string | undefined> {
+  const row = await db.selectFrom('entities_meta').select('value').where('key', '=', key).executeTakeFirst();
+  return row?.value as string | undefined;
+}
+
+export async function writeMeta(tx: Kysely<any>, key: string, value: string): Promise<void> {
+  await tx.deleteFrom('entities_meta').where('key', '=', key).execute();
+  await tx.insertInto('entities_meta').values({ key, value }).execute();
 }

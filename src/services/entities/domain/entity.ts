@@ -24,6 +24,10 @@ export interface Entity {
   url?: string;
   /** How prominent the entity is; the result score is this times how well it matched. */
   popularity?: number;
+  /** Edges of the graph: a property (`containedInPlace`, `capital`, ...) to the ids of the entities it points at. */
+  links?: Record<string, string[]>;
+  geo?: { latitude: number; longitude: number };
+  population?: number;
 }
 
 /** Accepts `kg:/m/0abc` or `/m/0abc`; undefined for anything else. */

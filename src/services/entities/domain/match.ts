@@ -24,12 +24,16 @@ export interface MatchTerms {
 export function matchWeight(query: string, terms: MatchTerms, prefix: boolean): number {
   const q = normalize(query);
   if (!q) return 0;
-  const qWords = q.split(' ');
+  return weighNormalized(q, q.split(' '), { names: terms.names.map(normalize), aliases: terms.aliases.map(normalize) }, prefix);
+}
+
+/** `matchWeight` over texts already normalised (`q` and `qWords` are the query's normal form and its words). */
+export function weighNormalized(q: string, qWords: string[], terms: MatchTerms, prefix: boolean): number {
   let best = 0;
-  const consider = (text: string, isName: boolean) => {
-    const n = normalize(text);
+  const consider = (n: string, isName: boolean) => {
     if (!n) return;
     if (n === q) best = Math.max(best, isName ? WEIGHTS.exactName : WEIGHTS.exactAlias);
+    if (best >= WEIGHTS.exactName) return;
     const words = n.split(' ');
     if (qWords.every((w) => words.includes(w))) best = Math.max(best, WEIGHTS.allWords);
     if (prefix) {

@@ -1,17 +1,2 @@
-// Text normalisation for matching names and aliases: case, accents and punctuation do not matter.
-
-/** Lower-case, accents removed, punctuation turned into spaces, spaces collapsed. */
-export function normalize(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
-
-/** The words of a normalised text. */
-export function tokens(text: string): string[] {
-  const n = normalize(text);
-  return n ? n.split(' ') : [];
-}
+// Text normalisation for matching names and aliases: the one folding every search uses (core/text.ts).
+export { foldText as normalize, foldWords as tokens } from '../../../core/text.ts';

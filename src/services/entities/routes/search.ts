@@ -1,16 +1,18 @@
-// GET /v1/entities:search — parse and check the parameters, find candidates, rank them, render JSON-LD.
+// GET /v1/entities:search — parse and check the parameters, look up ids or search the index, render JSON-LD.
 import type { FastifyInstance } from 'fastify';
-import { authenticateGoogle, invalidArgument } from '../../../core/google/index.ts';
+import { authenticateGoogle, invalidArgument, refuseUnknownParameters } from '../../../core/google/index.ts';
 import type { ServiceContext } from '../../../core/service.ts';
 import { parseEntityId, type Entity } from '../domain/entity.ts';
 import { matchWeight } from '../domain/match.ts';
-import { normalize } from '../domain/normalize.ts';
-import { byScore, scoreOf, topMatches, type Ranked } from '../domain/rank.ts';
+import { byScore, scoreOf } from '../domain/rank.ts';
 import { renderList, renderResult } from '../domain/render.ts';
-import type { EntityStore } from '../store.ts';
+import type { EntityGraph, Ranked } from '../graph.ts';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 500;
+
+/** The method's own parameters; with the system parameters every Google API takes, nothing else is accepted. */
+const PARAMETERS = new Set(['query', 'ids', 'languages', 'types', 'indent', 'prefix', 'limit']);
 
 const list = (v: unknown): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
 const single = (v: unknown): string | undefined => (v === undefined ? undefined : Array.isArray(v) ? String(v[v.length - 1]) : String(v));
@@ -23,13 +25,14 @@ function booleanParam(name: string, raw: unknown): boolean {
   throw invalidArgument(`Invalid value at '${name}' (TYPE_BOOL), "${v}"`, name);
 }
 
-export function searchRoute(app: FastifyInstance, ctx: ServiceContext, store: EntityStore): void {
+export function searchRoute(app: FastifyInstance, ctx: ServiceContext, graph: EntityGraph): void {
   app.get('/v1/entities::search', async (req, reply) => {
     await authenticateGoogle(req, ctx.identity, { scopes: ['cloud-platform'], apiKey: true });
     if (req.headers['content-length'] && req.headers['content-length'] !== '0') {
       throw invalidArgument('The request body must be empty.');
     }
     const q = req.query as Record<string, unknown>;
+    refuseUnknownParameters(q, PARAMETERS);
     const query = single(q.query);
     const prefix = booleanParam('prefix', q.prefix);
     const indent = booleanParam('indent', q.indent);
@@ -44,8 +47,7 @@ export function searchRoute(app: FastifyInstance, ctx: ServiceContext, store: En
     for (const l of languages) if (!/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(l)) throw invalidArgument(`Invalid language code: ${l}`, 'languages');
     const langs = languages.length ? [...new Set(languages)] : ['en'];
     const types = [...new Set(list(q.types).flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean))];
-    const rawIds = list(q.ids);
-    const ids = rawIds.map((raw) => {
+    const ids = list(q.ids).map((raw) => {
       const id = parseEntityId(raw);
       if (!id) throw invalidArgument(`Invalid entity id: ${raw}`, 'ids');
       return id;
@@ -53,26 +55,24 @@ export function searchRoute(app: FastifyInstance, ctx: ServiceContext, store: En
     if (query === undefined && ids.length === 0) throw invalidArgument('Either query or ids must be given.', 'query');
     if (indent) reply.serializer((p: unknown) => JSON.stringify(p, null, 2));
 
-    const weigh = (entity: Entity) => (query === undefined ? 1 : weightOf(entity, query, langs, prefix));
-    let ranked: Ranked[];
-    if (ids.length) {
-      // Looked up by id: every named entity that exists (and matches the query, when one is given too).
-      ranked = (await store.byIds(ids, types))
-        .map((entity) => ({ entity, weight: weigh(entity) }))
-        .filter((r) => r.weight > 0)
-        .map((r) => ({ entity: r.entity, score: scoreOf(r.entity.popularity, r.weight) }))
-        .sort(byScore);
-    } else {
-      const words = normalize(query!).split(' ').filter(Boolean);
-      if (words.length === 0) return renderList([]);
-      const candidates = await store.candidates({ words, lastIsPrefix: prefix, languages: langs, types });
-      ranked = await topMatches(candidates, limit, (chunk) => store.documents(chunk), weigh);
-    }
+    const ranked = ids.length
+      ? byIds(await graph.documents([...new Set(ids)]), { query, langs, types, prefix })
+      : await graph.search({ query: query!, prefix, languages: langs, types, limit });
     return renderList(ranked.slice(0, limit).map((r) => renderResult(r.entity, r.score, langs)));
   });
 }
 
-function weightOf(entity: { names: Record<string, string>; aliases?: Record<string, string[]> }, query: string, langs: string[], prefix: boolean): number {
+/** Looked up by id: every named entity that exists, of one of the types, matching the query when one is given too. */
+function byIds(entities: Entity[], c: { query?: string; langs: string[]; types: string[]; prefix: boolean }): Ranked[] {
+  const typed = c.types.length ? entities.filter((e) => ['Thing', ...e.types].some((t) => c.types.includes(t))) : entities;
+  return typed
+    .map((entity) => ({ entity, weight: c.query === undefined ? 1 : weightOf(entity, c.query, c.langs, c.prefix) }))
+    .filter((r) => r.weight > 0)
+    .map((r) => ({ id: r.entity.id, entity: r.entity, score: scoreOf(r.entity.popularity, r.weight) }))
+    .sort(byScore);
+}
+
+function weightOf(entity: Entity, query: string, langs: string[], prefix: boolean): number {
   const names = langs.map((l) => entity.names[l]).filter((n): n is string => n !== undefined);
   const aliases = langs.flatMap((l) => entity.aliases?.[l] ?? []);
   return matchWeight(query, { names, aliases }, prefix);

@@ -1,0 +1,108 @@
+// The service's graph: documents in the database, the search index in memory. Every change is written through a
+// unit of work and applied to the index once committed; the index is rebuilt from the database at start.
+import type { ServiceContext } from '../../core/service.ts';
+import type { Entity } from './domain/entity.ts';
+import { SearchIndex, type IndexQuery } from './domain/search-index.ts';
+import { readSeed, validateEntities } from './loading.ts';
+import { readSettings } from './settings.ts';
+import { countEntities, deleteEntity, entityDocuments, parseTerms, readMeta, termsPage, writeEntities, writeMeta, type EntityTerms } from './store.ts';
+import { DEFAULT_KEY, buildWorld, type DefaultRecord } from './world-build.ts';
+
+/** Rows per page when the index is rebuilt from the database. */
+const SCAN_PAGE = 10_000;
+
+export interface Ranked {
+  entity: Entity;
+  score: number;
+}
+
+export class EntityGraph {
+  readonly #ctx: ServiceContext;
+  #index = new SearchIndex();
+  /** The minimum population of a world graph this process built at start (so `entities build` need not repeat it). */
+  builtAtStart?: number;
+
+  constructor(ctx: ServiceContext) {
+    this.#ctx = ctx;
+  }
+
+  /**
+   * At start: load the configured default graph when the database lacks it (the world graph takes a few seconds,
+   * with a progress bar on a terminal), then index what the database holds.
+   */
+  async start(): Promise<void> {
+    const settings = readSettings(this.#ctx.settings);
+    const current = await this.defaultRecord();
+    this.builtAtStart = undefined;
+    if (settings.graph === 'world' && current?.graph !== 'world') {
+      const started = Date.now();
+      const built = await buildWorld(this.#ctx, { minPopulation: settings.minPopulation, progress: process.stderr.isTTY === true });
+      this.#ctx.log.info({ entities: built.length, ms: Date.now() - started }, 'entity graph built');
+      this.builtAtStart = settings.minPopulation;
+      // Usually the graph holds nothing else, and the index comes straight from what was just built.
+      if ((await this.count()) === built.length) {
+        this.#index = new SearchIndex(built);
+        return;
+      }
+    } else if (settings.graph === 'samples' && current?.graph !== 'samples' && (await this.count()) === 0) {
+      await this.put(validateEntities(readSeed()), { graph: 'samples' });
+    }
+    await this.rebuildIndex();
+  }
+
+  async defaultRecord(): Promise<DefaultRecord | undefined> {
+    const raw = await readMeta(this.#ctx.kysely, DEFAULT_KEY);
+    return raw ? (JSON.parse(raw) as DefaultRecord) : undefined;
+  }
+
+  /** Reads what the index needs of every entity back (a page at a time, off the event loop) into a fresh index. */
+  async rebuildIndex(): Promise<void> {
+    const docs: EntityTerms[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const rows = await this.#ctx.db.heavyRead(termsPage(this.#ctx.kysely, SCAN_PAGE, after));
+      for (const r of rows) docs.push(parseTerms(r));
+      if (rows.length < SCAN_PAGE) break;
+      after = rows[rows.length - 1].id as string;
+    }
+    this.#index = new SearchIndex(docs);
+  }
+
+  /** Stores entities (replacing those with the same ids) in one unit of work, then indexes them. */
+  async put(given: Entity[], record?: Pick<DefaultRecord, 'graph'>): Promise<void> {
+    // The last document of an id wins, as if each replaced the one before.
+    const entities = [...new Map(given.map((e) => [e.id, e])).values()];
+    const now = this.#ctx.clock.now();
+    await this.#ctx.db.write(async (tx) => {
+      await writeEntities(tx, entities, now);
+      if (record) await writeMeta(tx, DEFAULT_KEY, JSON.stringify({ ...record, entities: entities.length, builtAt: now } satisfies DefaultRecord));
+    });
+    this.#index.upsert(entities);
+  }
+
+  async remove(id: string): Promise<boolean> {
+    const removed = await this.#ctx.db.write((tx) => deleteEntity(tx, id));
+    if (removed) this.#index.remove(id);
+    return removed;
+  }
+
+  count(): Promise<number> {
+    return countEntities(this.#ctx.kysely);
+  }
+
+  get indexed(): number {
+    return this.#index.size;
+  }
+
+  /** The best matches with their documents, best first. */
+  async search(q: IndexQuery): Promise<Ranked[]> {
+    const scored = this.#index.search(q);
+    const docs = new Map((await this.documents(scored.map((s) => s.id))).map((e) => [e.id, e]));
+    // A document deleted between the index lookup and this read is left out.
+    return scored.flatMap((s) => (docs.has(s.id) ? [{ entity: docs.get(s.id)!, score: s.score }] : []));
+  }
+
+  documents(ids: string[]): Promise<Entity[]> {
+    return entityDocuments(this.#ctx.kysely, ids);
+  }
+}

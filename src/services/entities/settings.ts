@@ -1,0 +1,25 @@
+// `services.entities` settings: which default graph a fresh data directory gets.
+
+export const GRAPHS = ['world', 'samples', 'empty'] as const;
+export type GraphChoice = (typeof GRAPHS)[number];
+
+export interface EntitySettings {
+  /** world: built from the data packages; samples: the 30 sample entities; empty: nothing. */
+  graph: GraphChoice;
+  /** Smallest city population the world graph takes (the data starts at 1,000). */
+  minPopulation: number;
+}
+
+const KNOWN = new Set(['graph', 'minPopulation', 'seed']);
+
+export function readSettings(raw: Record<string, unknown>): EntitySettings {
+  for (const key of Object.keys(raw)) if (!KNOWN.has(key)) throw new Error(`services.entities.${key} is not a setting (known: graph, minPopulation)`);
+  // `seed: false` is the older way to start empty.
+  const graph = raw.graph ?? (raw.seed === false ? 'empty' : 'world');
+  if (!GRAPHS.includes(graph as GraphChoice)) throw new Error(`services.entities.graph must be one of ${GRAPHS.join(', ')}`);
+  const minPopulation = raw.minPopulation ?? 0;
+  if (typeof minPopulation !== 'number' || !Number.isInteger(minPopulation) || minPopulation < 0) {
+    throw new Error('services.entities.minPopulation must be a whole number of at least 0');
+  }
+  return { graph: graph as GraphChoice, minPopulation };
+}
