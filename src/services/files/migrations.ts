@@ -1,0 +1,214 @@
+// Tables of the file storage. Queried fields are columns with indexes; the rest of a file lives in `extra` (JSON).
+// files_ancestors is the closure of files_parents (every file is its own ancestor): access, trash propagation and
+// listing read it instead of walking the folder graph.
+import type { Kysely, Migration } from 'kysely';
+import { columnTypes, withAutoId } from '../../core/db/dialect.ts';
+
+export const TABLES = [
+  'files_labels',
+  'files_views',
+  'files_replies',
+  'files_comments',
+  'files_properties',
+  'files_revisions',
+  'files_permissions',
+  'files_ancestors',
+  'files_parents',
+  'files_uploads',
+  'files_generated_ids',
+  'files_changes',
+  'files_drive_hidden',
+  'files_drives',
+  'files_files',
+];
+
+export const migrations: Record<string, Migration> = {
+  '0001_initial': {
+    async up(db: Kysely<any>) {
+      const t = columnTypes(db);
+      await db.schema
+        .createTable('files_files')
+        .addColumn('id', t.text, (c) => c.primaryKey())
+        .addColumn('owner_email', t.text)
+        .addColumn('drive_id', t.text)
+        .addColumn('is_root', t.bool, (c) => c.notNull())
+        .addColumn('title', t.text, (c) => c.notNull())
+        .addColumn('title_lower', t.text, (c) => c.notNull())
+        .addColumn('mime_type', t.text, (c) => c.notNull())
+        .addColumn('description', t.text)
+        .addColumn('starred', t.bool, (c) => c.notNull())
+        .addColumn('hidden', t.bool, (c) => c.notNull())
+        .addColumn('restricted', t.bool, (c) => c.notNull())
+        .addColumn('trashed', t.bool, (c) => c.notNull())
+        .addColumn('explicitly_trashed', t.bool, (c) => c.notNull())
+        .addColumn('trashed_at', t.bigint)
+        .addColumn('trashing_user', t.text)
+        .addColumn('created_at', t.bigint, (c) => c.notNull())
+        .addColumn('modified_at', t.bigint, (c) => c.notNull())
+        .addColumn('modified_by_me_at', t.bigint)
+        .addColumn('last_modifying_email', t.text)
+        .addColumn('version', t.bigint, (c) => c.notNull())
+        .addColumn('blob_hash', t.text)
+        .addColumn('file_size', t.bigint)
+        .addColumn('md5', t.text)
+        .addColumn('head_revision_id', t.text)
+        .addColumn('original_filename', t.text)
+        .addColumn('writers_can_share', t.bool, (c) => c.notNull())
+        .addColumn('search_text', t.text, (c) => c.notNull())
+        .addColumn('extra', t.json, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('files_files_owner').on('files_files').columns(['owner_email', 'modified_at']).execute();
+      await db.schema.createIndex('files_files_drive').on('files_files').columns(['drive_id']).execute();
+      await db.schema.createIndex('files_files_title').on('files_files').columns(['title_lower']).execute();
+
+      await db.schema
+        .createTable('files_parents')
+        .addColumn('file_id', t.text, (c) => c.notNull())
+        .addColumn('parent_id', t.text, (c) => c.notNull())
+        .addPrimaryKeyConstraint('files_parents_pk', ['file_id', 'parent_id'])
+        .execute();
+      await db.schema.createIndex('files_parents_parent').on('files_parents').columns(['parent_id', 'file_id']).execute();
+      await db.schema
+        .createTable('files_ancestors')
+        .addColumn('file_id', t.text, (c) => c.notNull())
+        .addColumn('ancestor_id', t.text, (c) => c.notNull())
+        .addPrimaryKeyConstraint('files_ancestors_pk', ['file_id', 'ancestor_id'])
+        .execute();
+      await db.schema.createIndex('files_ancestors_ancestor').on('files_ancestors').columns(['ancestor_id', 'file_id']).execute();
+
+      // grantee: `user:<email>`, `group:<email>`, `domain:<domain>` or `anyone`. Every query reaches permissions
+      // through a file id (the primary key); an index on grantee would tempt planners into scanning a user's grants.
+      await db.schema
+        .createTable('files_permissions')
+        .addColumn('file_id', t.text, (c) => c.notNull())
+        .addColumn('id', t.text, (c) => c.notNull())
+        .addColumn('type', t.text, (c) => c.notNull())
+        .addColumn('role', t.text, (c) => c.notNull())
+        .addColumn('grantee', t.text, (c) => c.notNull())
+        .addColumn('with_link', t.bool, (c) => c.notNull())
+        .addColumn('expires_at', t.bigint)
+        .addColumn('created_at', t.bigint, (c) => c.notNull())
+        .addColumn('version', t.bigint, (c) => c.notNull())
+        .addPrimaryKeyConstraint('files_permissions_pk', ['file_id', 'id'])
+        .execute();
+
+      await db.schema
+        .createTable('files_revisions')
+        .addColumn('file_id', t.text, (c) => c.notNull())
+        .addColumn('id', t.text, (c) => c.notNull())
+        .addColumn('seq', t.bigint, (c) => c.notNull())
+        .addColumn('blob_hash', t.text, (c) => c.notNull())
+        .addColumn('mime_type', t.text, (c) => c.notNull())
+        .addColumn('original_filename', t.text)
+        .addColumn('pinned', t.bool, (c) => c.notNull())
+        .addColumn('published', t.bool, (c) => c.notNull())
+        .addColumn('modified_at', t.bigint, (c) => c.notNull())
+        .addColumn('modifying_email', t.text)
+        .addPrimaryKeyConstraint('files_revisions_pk', ['file_id', 'id'])
+        .execute();
+      await db.schema.createIndex('files_revisions_seq').on('files_revisions').columns(['file_id', 'seq']).execute();
+
+      await db.schema
+        .createTable('files_properties')
+        .addColumn('file_id', t.text, (c) => c.notNull())
+        .addColumn('key', t.text, (c) => c.notNull())
+        .addColumn('visibility', t.text, (c) => c.notNull())
+        .addColumn('value', t.text, (c) => c.notNull())
+        .addColumn('version', t.bigint, (c) => c.notNull())
+        .addPrimaryKeyConstraint('files_properties_pk', ['file_id', 'key', 'visibility'])
+        .execute();
+      await db.schema.createIndex('files_properties_kv').on('files_properties').columns(['key', 'value']).execute();
+
+      await db.schema
+        .createTable('files_comments')
+        .addColumn('id', t.text, (c) => c.primaryKey())
+        .addColumn('file_id', t.text, (c) => c.notNull())
+        .addColumn('author_email', t.text, (c) => c.notNull())
+        .addColumn('content', t.text, (c) => c.notNull())
+        .addColumn('status', t.text, (c) => c.notNull())
+        .addColumn('anchor', t.text)
+        .addColumn('context', t.json)
+        .addColumn('deleted', t.bool, (c) => c.notNull())
+        .addColumn('created_at', t.bigint, (c) => c.notNull())
+        .addColumn('modified_at', t.bigint, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('files_comments_file').on('files_comments').columns(['file_id', 'created_at']).execute();
+      await db.schema
+        .createTable('files_replies')
+        .addColumn('id', t.text, (c) => c.primaryKey())
+        .addColumn('comment_id', t.text, (c) => c.notNull())
+        .addColumn('author_email', t.text, (c) => c.notNull())
+        .addColumn('content', t.text, (c) => c.notNull())
+        .addColumn('verb', t.text)
+        .addColumn('deleted', t.bool, (c) => c.notNull())
+        .addColumn('created_at', t.bigint, (c) => c.notNull())
+        .addColumn('modified_at', t.bigint, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('files_replies_comment').on('files_replies').columns(['comment_id', 'created_at']).execute();
+
+      // The change log: one row per subject (`user:<email>` or `drive:<id>`) and file touched.
+      await withAutoId(db, db.schema.createTable('files_changes'))
+        .addColumn('subject', t.text, (c) => c.notNull())
+        .addColumn('file_id', t.text)
+        .addColumn('drive_id', t.text)
+        .addColumn('change_type', t.text, (c) => c.notNull())
+        .addColumn('at', t.bigint, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('files_changes_subject').on('files_changes').columns(['subject', 'id']).execute();
+
+      await db.schema
+        .createTable('files_drives')
+        .addColumn('id', t.text, (c) => c.primaryKey())
+        .addColumn('name', t.text, (c) => c.notNull())
+        .addColumn('creator_email', t.text, (c) => c.notNull())
+        .addColumn('request_id', t.text, (c) => c.notNull())
+        .addColumn('created_at', t.bigint, (c) => c.notNull())
+        .addColumn('extra', t.json, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('files_drives_request').on('files_drives').columns(['creator_email', 'request_id']).unique().execute();
+      await db.schema
+        .createTable('files_drive_hidden')
+        .addColumn('drive_id', t.text, (c) => c.notNull())
+        .addColumn('email', t.text, (c) => c.notNull())
+        .addPrimaryKeyConstraint('files_drive_hidden_pk', ['drive_id', 'email'])
+        .execute();
+
+      await db.schema
+        .createTable('files_uploads')
+        .addColumn('id', t.text, (c) => c.primaryKey())
+        .addColumn('email', t.text, (c) => c.notNull())
+        .addColumn('file_id', t.text)
+        .addColumn('request', t.json, (c) => c.notNull())
+        .addColumn('content_type', t.text, (c) => c.notNull())
+        .addColumn('total', t.bigint)
+        .addColumn('received', t.bigint, (c) => c.notNull())
+        .addColumn('expires_at', t.bigint, (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('files_generated_ids')
+        .addColumn('id', t.text, (c) => c.primaryKey())
+        .addColumn('email', t.text, (c) => c.notNull())
+        .addColumn('space', t.text, (c) => c.notNull())
+        .addColumn('created_at', t.bigint, (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('files_views')
+        .addColumn('file_id', t.text, (c) => c.notNull())
+        .addColumn('email', t.text, (c) => c.notNull())
+        .addColumn('viewed_at', t.bigint, (c) => c.notNull())
+        .addPrimaryKeyConstraint('files_views_pk', ['file_id', 'email'])
+        .execute();
+
+      await db.schema
+        .createTable('files_labels')
+        .addColumn('file_id', t.text, (c) => c.notNull())
+        .addColumn('label_id', t.text, (c) => c.notNull())
+        .addColumn('revision', t.bigint, (c) => c.notNull())
+        .addColumn('fields', t.json, (c) => c.notNull())
+        .addPrimaryKeyConstraint('files_labels_pk', ['file_id', 'label_id'])
+        .execute();
+    },
+  },
+};

@@ -1,0 +1,171 @@
+// Creating and changing files: insert (with or without content), update/patch, and the parent and label rules they
+// share. Every function runs inside a unit of work.
+import type { PreparedBlob } from '../../../core/blobs/index.ts';
+import type { FilePatch } from '../domain/file-input.ts';
+import { isIdFormat, newFileId } from '../domain/ids.ts';
+import { DEFAULT_BINARY, FOLDER, isFolder, isWorkspace } from '../domain/mime.ts';
+import { MAX_PER_VISIBILITY } from '../domain/properties.ts';
+import { granteeKey, permissionIdForEmail, type Role } from '../domain/roles.ts';
+import { badRequest, conflict, forbidden, insufficientPermissions, invalidValue } from '../errors.ts';
+import { newFileRecord, type Unit } from '../service.ts';
+import { getFile, insertFile, parentsOf, saveFile, setParents, type FileRecord } from '../store/files.ts';
+import { putPermission } from '../store/permissions.ts';
+import { countProperties, putProperty } from '../store/properties.ts';
+import { putContent, refreshSearchText } from './content.ts';
+import { checkParents } from './parents.ts';
+import { setTrashed } from './lifecycle.ts';
+
+export interface NewContent {
+  blob: PreparedBlob;
+  mimeType: string;
+}
+
+export interface InsertOptions {
+  supportsAllDrives: boolean;
+  pinned: boolean;
+}
+
+export const MODIFIED_DATE_BEHAVIORS = ['fromBody', 'fromBodyIfNeeded', 'fromBodyOrNow', 'noChange', 'now', 'nowIfNeeded'] as const;
+export type ModifiedDateBehavior = (typeof MODIFIED_DATE_BEHAVIORS)[number];
+
+export interface UpdateOptions extends InsertOptions {
+  addParents: string[];
+  removeParents: string[];
+  newRevision: boolean;
+  modifiedDateBehavior?: ModifiedDateBehavior;
+  setModifiedDate: boolean;
+  updateViewedDate: boolean;
+}
+
+export async function createFile(u: Unit, patch: FilePatch, content: NewContent | undefined, options: InsertOptions): Promise<FileRecord> {
+  const caller = u.caller!;
+  const id = patch.id === undefined ? newFileId() : await claimGeneratedId(u, patch.id);
+  const { ids: parents, driveId } = await checkParents(u, patch.parents ?? [caller.rootId], options.supportsAllDrives);
+  const mimeType = content?.mimeType ?? patch.mimeType ?? DEFAULT_BINARY;
+  if (content && isFolder(mimeType)) throw badRequest('A folder cannot have content.');
+  const file = newFileRecord({ id, ownerEmail: driveId ? null : caller.email, driveId, title: patch.title ?? 'Untitled', mimeType, now: u.now });
+  applyMetadata(file, patch);
+  if (patch.modifiedDate !== undefined) file.modifiedAt = patch.modifiedDate;
+  file.originalFilename = patch.originalFilename ?? (content ? (patch.title ?? null) : null);
+  await u.touch(id, 'add');
+  if (content) await putContent(u, file, content.blob, content.mimeType, { newRevision: true, pinned: options.pinned });
+  refreshSearchText(file);
+  await insertFile(u.tx, file, parents);
+  if (!driveId) {
+    await putPermission(u.tx, { fileId: id, id: permissionIdForEmail(caller.email), type: 'user', role: 'owner', grantee: granteeKey('user', caller.email), withLink: false, expiresAt: null, createdAt: u.now, version: 1 });
+  }
+  if (patch.properties) await setProperties(u, id, patch.properties);
+  if (patch.lastViewedByMeDate !== undefined) await markViewed(u, id, patch.lastViewedByMeDate);
+  const parentTrashed = await u.tx.selectFrom('files_files').select('id').where('id', 'in', parents).where('trashed', '=', 1).executeTakeFirst();
+  if (parentTrashed || patch.trashed) await setTrashed(u, (await getFile(u.tx, id))!, true, patch.trashed === true);
+  return (await getFile(u.tx, id))!;
+}
+
+export async function updateFile(u: Unit, file: FileRecord, role: Role, patch: FilePatch, content: NewContent | undefined, options: UpdateOptions): Promise<FileRecord> {
+  const caller = u.caller!;
+  if (file.isRoot && (patch.title !== undefined || patch.parents || options.addParents.length || content)) throw forbidden('The root folder cannot be changed.', 'cannotModifyRoot');
+  const changed: string[] = [];
+  await u.touch(file.id, 'update');
+  applyMetadata(file, patch, role);
+  if (patch.mimeType !== undefined && patch.mimeType !== file.mimeType && !content) {
+    if (isFolder(file.mimeType) || patch.mimeType === FOLDER || isWorkspace(patch.mimeType) || isWorkspace(file.mimeType)) {
+      throw badRequest('The MIME type of a folder or a Workspace document cannot be changed.', 'invalidMimeType');
+    }
+    file.mimeType = patch.mimeType;
+  }
+  if (patch.parents || options.addParents.length || options.removeParents.length) {
+    const current = (await parentsOf(u.tx, [file.id])).get(file.id) ?? [];
+    const resolve = (ids: string[]) => ids.map((p) => u.svc.resolveId(caller, p));
+    let next = patch.parents ? resolve(patch.parents) : current;
+    next = [...new Set([...next.filter((p) => !resolve(options.removeParents).includes(p)), ...resolve(options.addParents)])];
+    const added = next.filter((p) => !current.includes(p));
+    const { driveId } = await checkParents(u, added, options.supportsAllDrives, file.id);
+    if (added.length && driveId !== file.driveId) throw badRequest('Moving items between My Drive and a shared drive is not supported.', 'teamDrivesParentLimit');
+    if (next.length === 0 && !file.driveId) next = [caller.rootId];
+    if (next.length === 0) throw badRequest('A shared drive item must keep a parent.', 'teamDrivesParentLimit');
+    await setParents(u.tx, file.id, next);
+    changed.push('parents');
+  }
+  if (content) {
+    if (isFolder(file.mimeType)) throw badRequest('A folder cannot have content.');
+    file.mimeType = content.mimeType;
+    await putContent(u, file, content.blob, content.mimeType, { newRevision: options.newRevision, pinned: options.pinned });
+    changed.push('content');
+  }
+  if (patch.properties) {
+    await setProperties(u, file.id, patch.properties);
+    changed.push('properties');
+  }
+  if (patch.lastViewedByMeDate !== undefined) await markViewed(u, file.id, patch.lastViewedByMeDate);
+  else if (options.updateViewedDate) await markViewed(u, file.id, u.now);
+  file.modifiedAt = modifiedDate(file, patch, options, u.now);
+  file.modifiedByMeAt = u.now;
+  file.lastModifyingEmail = caller.email;
+  file.version += 1;
+  refreshSearchText(file);
+  await saveFile(u.tx, file);
+  if (patch.trashed !== undefined && patch.trashed !== file.trashed) await setTrashed(u, file, patch.trashed, true);
+  await u.touch(file.id, 'update', changed);
+  return (await getFile(u.tx, file.id))!;
+}
+
+function modifiedDate(file: FileRecord, patch: FilePatch, options: UpdateOptions, now: number): number {
+  const behavior = options.modifiedDateBehavior ?? (options.setModifiedDate ? 'fromBody' : 'now');
+  const fromBody = patch.modifiedDate;
+  switch (behavior) {
+    case 'fromBody':
+      if (fromBody === undefined) throw invalidValue('modifiedDate', 'modifiedDate is required when the modified date is set from the body.', 'required');
+      return fromBody;
+    case 'fromBodyIfNeeded':
+    case 'fromBodyOrNow':
+      return fromBody ?? now;
+    case 'noChange':
+      return file.modifiedAt;
+    case 'now':
+    case 'nowIfNeeded':
+      return now;
+  }
+}
+
+function applyMetadata(file: FileRecord, patch: FilePatch, role: Role = 'owner'): void {
+  if (patch.title !== undefined) file.title = patch.title;
+  if (patch.description !== undefined) file.description = patch.description;
+  if (patch.starred !== undefined) file.starred = patch.starred;
+  if (patch.hidden !== undefined) file.hidden = patch.hidden;
+  if (patch.restricted !== undefined) file.restricted = patch.restricted;
+  if (patch.writersCanShare !== undefined) {
+    if (role !== 'owner' && role !== 'organizer' && patch.writersCanShare !== file.writersCanShare) throw insufficientPermissions('Only the owner can change who may share the file.');
+    file.writersCanShare = patch.writersCanShare;
+  }
+  if (patch.copyRequiresWriterPermission !== undefined) file.extra.copyRequiresWriterPermission = patch.copyRequiresWriterPermission;
+  if (patch.indexableText !== undefined) file.extra.indexableText = patch.indexableText;
+  if (patch.folderColorRgb !== undefined) file.extra.folderColorRgb = patch.folderColorRgb;
+  if (patch.originalFilename !== undefined) file.originalFilename = patch.originalFilename;
+}
+
+async function setProperties(u: Unit, fileId: string, properties: NonNullable<FilePatch['properties']>): Promise<void> {
+  for (const p of properties) await putProperty(u.tx, fileId, p);
+  for (const visibility of ['PRIVATE', 'PUBLIC'] as const) {
+    if ((await countProperties(u.tx, fileId, visibility)) > MAX_PER_VISIBILITY) {
+      throw invalidValue('properties', `A file can have at most ${MAX_PER_VISIBILITY} ${visibility.toLowerCase()} properties.`);
+    }
+  }
+}
+
+export async function markViewed(u: Unit, fileId: string, at: number): Promise<void> {
+  const email = u.caller!.email;
+  await u.tx
+    .insertInto('files_views')
+    .values({ file_id: fileId, email, viewed_at: at })
+    .onConflict((oc) => oc.columns(['file_id', 'email']).doUpdateSet({ viewed_at: at }))
+    .execute();
+}
+
+/** An id from generateIds, reserved by this caller and not used yet. */
+async function claimGeneratedId(u: Unit, id: string): Promise<string> {
+  if (!isIdFormat(id)) throw invalidValue('id', `The provided file ID is not usable: ${id}`, 'fileIdNotUsable');
+  if (await getFile(u.tx, id)) throw conflict('A file already exists with the provided ID.', 'fileIdInUse');
+  const claimed = await u.tx.deleteFrom('files_generated_ids').where('id', '=', id).where('email', '=', u.caller!.email).executeTakeFirst();
+  if (Number(claimed.numDeletedRows) === 0) throw invalidValue('id', `The provided file ID is not usable: ${id}`, 'fileIdNotUsable');
+  return id;
+}

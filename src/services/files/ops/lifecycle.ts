@@ -1,0 +1,86 @@
+// Trash, untrash, permanent deletion, emptying the trash, copies and touch.
+import { subtreeOf, deleteFileRows, getFile, getFiles, parentsOf, saveFile, type FileRecord } from '../store/files.ts';
+import { getRevision, insertRevision } from '../store/revisions.ts';
+import { listProperties } from '../store/properties.ts';
+import { SERVICE, type Unit } from '../service.ts';
+import { refreshSearchText, releaseAllContent } from './content.ts';
+import { createFile, type InsertOptions } from './files.ts';
+import type { FilePatch } from '../domain/file-input.ts';
+import { newRevisionId } from '../domain/ids.ts';
+
+/**
+ * Trashing a folder trashes everything below it; only the target is `explicitlyTrashed`. Untrashing restores the
+ * target and the descendants that were not trashed on their own.
+ */
+export async function setTrashed(u: Unit, target: FileRecord, trashed: boolean, explicit = true): Promise<void> {
+  const ids = await subtreeOf(u.tx, target.id);
+  const files = await getFiles(u.tx, ids);
+  for (const f of files.values()) {
+    const isTarget = f.id === target.id;
+    if (!trashed && !isTarget && f.explicitlyTrashed) continue;
+    if (trashed && f.trashed && !isTarget) continue;
+    await u.touch(f.id, trashed ? 'trash' : 'untrash');
+    f.trashed = trashed;
+    if (isTarget) f.explicitlyTrashed = trashed && explicit;
+    f.trashedAt = trashed ? u.now : null;
+    f.trashingUser = trashed ? (u.caller?.email ?? null) : null;
+    f.version += 1;
+    await saveFile(u.tx, f);
+  }
+  Object.assign(target, files.get(target.id) ?? {});
+}
+
+/** Deletes a file and everything below it for good, releasing their content. */
+export async function deleteTree(u: Unit, rootId: string): Promise<void> {
+  const ids = await subtreeOf(u.tx, rootId);
+  for (const id of ids) await u.touch(id, 'remove');
+  for (const id of ids) {
+    await releaseAllContent(u, id);
+    await deleteFileRows(u.tx, id);
+  }
+}
+
+/** Permanently deletes every file the caller owns that sits in the trash (or, with a drive, that drive's trash). */
+export async function emptyTrash(u: Unit, driveId?: string): Promise<number> {
+  let q = u.tx.selectFrom('files_files').select('id').where('explicitly_trashed', '=', 1);
+  q = driveId ? q.where('drive_id', '=', driveId) : q.where('owner_email', '=', u.caller!.email);
+  const roots = (await q.execute()).map((r) => r.id as string);
+  for (const id of roots) if (await getFile(u.tx, id)) await deleteTree(u, id);
+  return roots.length;
+}
+
+/** A copy: a new file with the source's metadata, overridden by the body, sharing its head content. */
+export async function copyFile(u: Unit, source: FileRecord, patch: FilePatch, options: InsertOptions): Promise<FileRecord> {
+  const parents = patch.parents ?? (source.driveId ? (await parentsOf(u.tx, [source.id])).get(source.id) : undefined);
+  const merged: FilePatch = {
+    title: source.title,
+    description: source.description,
+    mimeType: source.mimeType,
+    writersCanShare: source.writersCanShare,
+    ...patch,
+    parents,
+    properties: [...(await listProperties(u.tx, [source.id])).map((p) => ({ key: p.key, value: p.value, visibility: p.visibility })), ...(patch.properties ?? [])],
+  };
+  const copy = await createFile(u, merged, undefined, options);
+  const head = source.headRevisionId ? await getRevision(u.tx, source.id, source.headRevisionId) : undefined;
+  if (head) {
+    await u.svc.blobs.retain(u.tx, SERVICE, head.blobHash);
+    const id = newRevisionId();
+    await insertRevision(u.tx, { fileId: copy.id, id, blobHash: head.blobHash, mimeType: head.mimeType, originalFilename: source.originalFilename, pinned: false, published: false, modifiedAt: u.now, modifyingEmail: u.caller!.email });
+    Object.assign(copy, { blobHash: source.blobHash, fileSize: source.fileSize, md5: source.md5, headRevisionId: id, mimeType: head.mimeType, originalFilename: source.originalFilename });
+    copy.extra = { ...copy.extra, contentText: source.extra.contentText };
+    refreshSearchText(copy);
+    await saveFile(u.tx, copy);
+  }
+  return (await getFile(u.tx, copy.id))!;
+}
+
+export async function touchFile(u: Unit, file: FileRecord): Promise<FileRecord> {
+  await u.touch(file.id, 'update');
+  file.modifiedAt = u.now;
+  file.modifiedByMeAt = u.now;
+  file.lastModifyingEmail = u.caller!.email;
+  file.version += 1;
+  await saveFile(u.tx, file);
+  return file;
+}

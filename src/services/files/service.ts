@@ -1,0 +1,230 @@
+// What every route of the file storage shares: the content store, watch channels, the user directory, the write
+// path (a unit of work that records changes and notifies watchers) and the access rule (no access is a 404).
+import type { Kysely } from 'kysely';
+import { BlobStore } from '../../core/blobs/index.ts';
+import { WatchChannels } from '../../core/google/watch-channels.ts';
+import type { ServiceContext } from '../../core/service.ts';
+import { FOLDER } from './domain/mime.ts';
+import { atLeast, granteeKey, permissionIdForEmail, type Role } from './domain/roles.ts';
+import { fileNotFound, insufficientPermissions, preconditionFailed } from './errors.ts';
+import { readSettings, type FilesSettings } from './settings.ts';
+import { audienceOf, roleOf } from './store/access.ts';
+import { appendChanges } from './store/changes.ts';
+import { getFile, insertFile, type FileRecord } from './store/files.ts';
+import { putPermission } from './store/permissions.ts';
+import { Users, type Caller } from './users.ts';
+import { etagOf } from './domain/etag.ts';
+
+export const SERVICE = 'files';
+
+export interface AccessOptions {
+  need?: Role;
+  /** Shared drive items answer only to callers that say they support them. */
+  supportsAllDrives?: boolean;
+  ifMatch?: string;
+  /** Inside a unit of work the file is locked for update (PostgreSQL); `readOnly` only shares the lock (a new parent). */
+  readOnly?: boolean;
+}
+
+export class FilesService {
+  readonly ctx: ServiceContext;
+  readonly settings: FilesSettings;
+  readonly blobs: BlobStore;
+  readonly channels: WatchChannels;
+  readonly users: Users;
+  readonly #roots = new Set<string>();
+
+  constructor(ctx: ServiceContext) {
+    this.ctx = ctx;
+    this.settings = readSettings(ctx.settings);
+    this.blobs = new BlobStore(ctx.db, ctx.clock, ctx.dataDir, { backend: this.settings.blobBackend, directory: this.settings.blobDirectory });
+    this.channels = new WatchChannels(ctx.outbox, ctx.clock);
+    this.users = new Users(ctx);
+  }
+
+  get db(): Kysely<any> {
+    return this.ctx.kysely;
+  }
+
+  now(): number {
+    return this.ctx.clock.now();
+  }
+
+  /** Forgets which root folders exist (after a reset). */
+  forgetRoots(): void {
+    this.#roots.clear();
+  }
+
+  /** Creates the caller's My Drive root folder the first time it is needed. */
+  async ensureRoot(caller: Caller): Promise<void> {
+    if (this.#roots.has(caller.rootId)) return;
+    const exists = await this.db.selectFrom('files_files').select('id').where('id', '=', caller.rootId).executeTakeFirst();
+    if (!exists) {
+      await this.ctx.db.write(async (tx) => {
+        if (await tx.selectFrom('files_files').select('id').where('id', '=', caller.rootId).executeTakeFirst()) return;
+        const now = this.now();
+        await insertFile(tx, newFileRecord({ id: caller.rootId, ownerEmail: caller.email, title: 'My Drive', mimeType: FOLDER, now, isRoot: true }), []);
+        await putPermission(tx, {
+          fileId: caller.rootId,
+          id: permissionIdForEmail(caller.email),
+          type: 'user',
+          role: 'owner',
+          grantee: granteeKey('user', caller.email),
+          withLink: false,
+          expiresAt: null,
+          createdAt: now,
+          version: 1,
+        });
+      });
+    }
+    this.#roots.add(caller.rootId);
+  }
+
+  /** `root` names the caller's My Drive. */
+  resolveId(caller: Caller, id: string): string {
+    return id === 'root' ? caller.rootId : id;
+  }
+
+  /** The file and the caller's role on it; 404 without access (as Drive answers), 403 when the role is too weak. */
+  async access(db: Kysely<any>, caller: Caller, rawId: string, options: AccessOptions = {}): Promise<{ file: FileRecord; role: Role }> {
+    const id = this.resolveId(caller, rawId);
+    // Inside a unit of work on PostgreSQL the row is locked: the read that decides a write stays true until commit.
+    const locking = db !== this.db && this.ctx.db.dialect === 'postgres';
+    const file = await getFile(db, id, locking ? (options.readOnly ? 'share' : 'update') : undefined);
+    const role = file ? await roleOf(db, id, caller.keys, this.now()) : undefined;
+    if (!file || !role || (file.driveId && !options.supportsAllDrives && !file.isRoot)) throw fileNotFound(rawId);
+    if (options.need && !atLeast(role, options.need)) throw insufficientPermissions();
+    if (options.ifMatch !== undefined && options.ifMatch !== '*' && options.ifMatch !== etagOf(file.id, file.version)) throw preconditionFailed();
+    return { file, role };
+  }
+
+  /**
+   * The write path: one unit of work that also appends the change log for every file it touched and queues the
+   * watchers' notifications; content freed by the unit is removed once it is committed.
+   */
+  async write<T>(caller: Caller | undefined, fn: (unit: Unit) => Promise<T>): Promise<T> {
+    const freed: string[] = [];
+    try {
+      return await this.ctx.db.write(async (tx) => {
+        const unit = new Unit(this, tx, caller, this.now(), freed);
+        const result = await fn(unit);
+        await unit.finish();
+        return result;
+      });
+    } finally {
+      if (freed.length) await this.blobs.collect(freed);
+    }
+  }
+}
+
+interface Touched {
+  before: Set<string>;
+  state: string;
+  changed: Set<string>;
+}
+
+export class Unit {
+  readonly svc: FilesService;
+  readonly tx: Kysely<any>;
+  readonly caller: Caller | undefined;
+  readonly now: number;
+  readonly freed: string[];
+  readonly #files = new Map<string, Touched>();
+  readonly #drives = new Map<string, Set<string>>();
+
+  constructor(svc: FilesService, tx: Kysely<any>, caller: Caller | undefined, now: number, freed: string[]) {
+    this.svc = svc;
+    this.tx = tx;
+    this.caller = caller;
+    this.now = now;
+    this.freed = freed;
+  }
+
+  /**
+   * Marks a file as changed by this unit. Call it before changing who may see the file: the users who could see it
+   * before hear of the change too (as a removal when they lost access).
+   */
+  async touch(fileId: string, state = 'update', changed: string[] = []): Promise<void> {
+    let entry = this.#files.get(fileId);
+    if (!entry) {
+      entry = { before: await audienceOf(this.tx, fileId), state, changed: new Set() };
+      this.#files.set(fileId, entry);
+    }
+    if (state !== 'update') entry.state = state;
+    for (const c of changed) entry.changed.add(c);
+  }
+
+  /** Marks a shared drive's own metadata as changed, for these member subjects. */
+  touchDrive(driveId: string, members: Iterable<string>): void {
+    const set = this.#drives.get(driveId) ?? new Set<string>();
+    for (const m of members) set.add(m);
+    this.#drives.set(driveId, set);
+  }
+
+  async release(hash: string): Promise<void> {
+    const freed = await this.svc.blobs.release(this.tx, SERVICE, hash);
+    if (freed) this.freed.push(freed);
+  }
+
+  async finish(): Promise<void> {
+    const rows: Array<{ subject: string; fileId: string | null; driveId: string | null; changeType: 'file' | 'drive'; at: number }> = [];
+    const subjects = new Set<string>();
+    for (const [fileId, t] of this.#files) {
+      const after = await audienceOf(this.tx, fileId);
+      const file = await this.tx.selectFrom('files_files').select('drive_id').where('id', '=', fileId).executeTakeFirst();
+      for (const subject of new Set([...t.before, ...after])) {
+        rows.push({ subject, fileId, driveId: file?.drive_id ?? null, changeType: 'file', at: this.now });
+        subjects.add(subject);
+      }
+      await this.svc.channels.notify(this.tx, { service: SERVICE, topic: `files:${fileId}`, state: t.state, changed: [...t.changed] });
+    }
+    for (const [driveId, members] of this.#drives) {
+      for (const subject of [`drive:${driveId}`, ...members]) {
+        rows.push({ subject, fileId: null, driveId, changeType: 'drive', at: this.now });
+        subjects.add(subject);
+      }
+    }
+    await appendChanges(this.tx, rows);
+    for (const subject of subjects) await this.svc.channels.notify(this.tx, { service: SERVICE, topic: `changes:${subject}`, state: 'change' });
+  }
+}
+
+export function newFileRecord(input: {
+  id: string;
+  ownerEmail: string | null;
+  driveId?: string | null;
+  title: string;
+  mimeType: string;
+  now: number;
+  isRoot?: boolean;
+}): FileRecord {
+  return {
+    id: input.id,
+    ownerEmail: input.ownerEmail,
+    driveId: input.driveId ?? null,
+    isRoot: input.isRoot ?? false,
+    title: input.title,
+    mimeType: input.mimeType,
+    description: null,
+    starred: false,
+    hidden: false,
+    restricted: false,
+    trashed: false,
+    explicitlyTrashed: false,
+    trashedAt: null,
+    trashingUser: null,
+    createdAt: input.now,
+    modifiedAt: input.now,
+    modifiedByMeAt: input.now,
+    lastModifyingEmail: input.ownerEmail,
+    version: 1,
+    blobHash: null,
+    fileSize: null,
+    md5: null,
+    headRevisionId: null,
+    originalFilename: null,
+    writersCanShare: true,
+    searchText: input.title.toLowerCase(),
+    extra: {},
+  };
+}

@@ -1,0 +1,179 @@
+// Rows of files_files, their parents and the ancestor closure.
+import { sql, type Kysely } from 'kysely';
+
+export interface FileRecord {
+  id: string;
+  ownerEmail: string | null;
+  driveId: string | null;
+  isRoot: boolean;
+  title: string;
+  mimeType: string;
+  description: string | null;
+  starred: boolean;
+  hidden: boolean;
+  restricted: boolean;
+  trashed: boolean;
+  explicitlyTrashed: boolean;
+  trashedAt: number | null;
+  trashingUser: string | null;
+  createdAt: number;
+  modifiedAt: number;
+  modifiedByMeAt: number | null;
+  lastModifyingEmail: string | null;
+  version: number;
+  blobHash: string | null;
+  fileSize: number | null;
+  md5: string | null;
+  headRevisionId: string | null;
+  originalFilename: string | null;
+  writersCanShare: boolean;
+  searchText: string;
+  extra: Record<string, unknown>;
+}
+
+const bool = (v: unknown) => Number(v) === 1;
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+export function toRecord(r: any): FileRecord {
+  return {
+    id: r.id,
+    ownerEmail: r.owner_email ?? null,
+    driveId: r.drive_id ?? null,
+    isRoot: bool(r.is_root),
+    title: r.title,
+    mimeType: r.mime_type,
+    description: r.description ?? null,
+    starred: bool(r.starred),
+    hidden: bool(r.hidden),
+    restricted: bool(r.restricted),
+    trashed: bool(r.trashed),
+    explicitlyTrashed: bool(r.explicitly_trashed),
+    trashedAt: num(r.trashed_at),
+    trashingUser: r.trashing_user ?? null,
+    createdAt: Number(r.created_at),
+    modifiedAt: Number(r.modified_at),
+    modifiedByMeAt: num(r.modified_by_me_at),
+    lastModifyingEmail: r.last_modifying_email ?? null,
+    version: Number(r.version),
+    blobHash: r.blob_hash ?? null,
+    fileSize: num(r.file_size),
+    md5: r.md5 ?? null,
+    headRevisionId: r.head_revision_id ?? null,
+    originalFilename: r.original_filename ?? null,
+    writersCanShare: bool(r.writers_can_share),
+    searchText: r.search_text,
+    extra: JSON.parse(r.extra),
+  };
+}
+
+export function toRow(f: FileRecord): Record<string, unknown> {
+  return {
+    id: f.id,
+    owner_email: f.ownerEmail,
+    drive_id: f.driveId,
+    is_root: f.isRoot ? 1 : 0,
+    title: f.title,
+    title_lower: f.title.toLowerCase(),
+    mime_type: f.mimeType,
+    description: f.description,
+    starred: f.starred ? 1 : 0,
+    hidden: f.hidden ? 1 : 0,
+    restricted: f.restricted ? 1 : 0,
+    trashed: f.trashed ? 1 : 0,
+    explicitly_trashed: f.explicitlyTrashed ? 1 : 0,
+    trashed_at: f.trashedAt,
+    trashing_user: f.trashingUser,
+    created_at: f.createdAt,
+    modified_at: f.modifiedAt,
+    modified_by_me_at: f.modifiedByMeAt,
+    last_modifying_email: f.lastModifyingEmail,
+    version: f.version,
+    blob_hash: f.blobHash,
+    file_size: f.fileSize,
+    md5: f.md5,
+    head_revision_id: f.headRevisionId,
+    original_filename: f.originalFilename,
+    writers_can_share: f.writersCanShare ? 1 : 0,
+    search_text: f.searchText,
+    extra: JSON.stringify(f.extra),
+  };
+}
+
+/**
+ * `lock` (PostgreSQL, inside a unit of work) holds the row until the commit: `update` makes concurrent writers of the
+ * file queue; `share` only keeps it from changing or going (a folder receiving a new child).
+ */
+export async function getFile(db: Kysely<any>, id: string, lock?: 'update' | 'share'): Promise<FileRecord | undefined> {
+  let q = db.selectFrom('files_files').selectAll().where('id', '=', id);
+  if (lock === 'update') q = q.forUpdate();
+  if (lock === 'share') q = q.forShare();
+  const row = await q.executeTakeFirst();
+  return row ? toRecord(row) : undefined;
+}
+
+export async function getFiles(db: Kysely<any>, ids: string[]): Promise<Map<string, FileRecord>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('files_files').selectAll().where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id as string, toRecord(r)]));
+}
+
+export async function insertFile(tx: Kysely<any>, f: FileRecord, parents: string[]): Promise<void> {
+  await tx.insertInto('files_files').values(toRow(f)).execute();
+  await setParents(tx, f.id, parents);
+}
+
+/** Writes every column of the record (the caller read it inside the same unit). */
+export async function saveFile(tx: Kysely<any>, f: FileRecord): Promise<void> {
+  const { id: _id, ...values } = toRow(f);
+  await tx.updateTable('files_files').set(values).where('id', '=', f.id).execute();
+}
+
+export async function parentsOf(db: Kysely<any>, ids: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return out;
+  const rows = await db.selectFrom('files_parents').select(['file_id', 'parent_id']).where('file_id', 'in', ids).orderBy('parent_id').execute();
+  for (const r of rows) out.get(r.file_id)!.push(r.parent_id);
+  return out;
+}
+
+/** Replaces the parents of a file and refreshes the closure of its whole subtree. */
+export async function setParents(tx: Kysely<any>, fileId: string, parents: string[]): Promise<void> {
+  await tx.deleteFrom('files_parents').where('file_id', '=', fileId).execute();
+  const unique = [...new Set(parents)];
+  if (unique.length) await tx.insertInto('files_parents').values(unique.map((p) => ({ file_id: fileId, parent_id: p }))).execute();
+  await rebuildClosure(tx, fileId);
+}
+
+export async function rebuildClosure(tx: Kysely<any>, fileId: string): Promise<void> {
+  const subtree = sql`sub(id) as (select ${fileId} union select p.file_id from files_parents p join sub on p.parent_id = sub.id)`;
+  await sql`with recursive ${subtree} delete from files_ancestors where file_id in (select id from sub)`.execute(tx);
+  await sql`with recursive ${subtree},
+    anc(file_id, ancestor_id) as (
+      select id, id from sub
+      union
+      select anc.file_id, p.parent_id from anc join files_parents p on p.file_id = anc.ancestor_id)
+    insert into files_ancestors (file_id, ancestor_id) select file_id, ancestor_id from anc`.execute(tx);
+}
+
+/** The file and everything below it (each once). */
+export async function subtreeOf(db: Kysely<any>, fileId: string): Promise<string[]> {
+  const rows = await db.selectFrom('files_ancestors').select('file_id').where('ancestor_id', '=', fileId).execute();
+  return rows.map((r) => r.file_id as string);
+}
+
+export async function isAncestor(db: Kysely<any>, ancestorId: string, fileId: string): Promise<boolean> {
+  const row = await db.selectFrom('files_ancestors').select('file_id').where('file_id', '=', fileId).where('ancestor_id', '=', ancestorId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Removes a file row and everything hanging off it (not its content: the caller releases blobs). */
+export async function deleteFileRows(tx: Kysely<any>, id: string): Promise<void> {
+  const comments = tx.selectFrom('files_comments').select('id').where('file_id', '=', id);
+  await tx.deleteFrom('files_replies').where('comment_id', 'in', comments).execute();
+  for (const table of ['files_comments', 'files_properties', 'files_permissions', 'files_views', 'files_labels', 'files_revisions']) {
+    await tx.deleteFrom(table).where('file_id', '=', id).execute();
+  }
+  await tx.deleteFrom('files_parents').where((eb) => eb.or([eb('file_id', '=', id), eb('parent_id', '=', id)])).execute();
+  await tx.deleteFrom('files_ancestors').where((eb) => eb.or([eb('file_id', '=', id), eb('ancestor_id', '=', id)])).execute();
+  await tx.deleteFrom('files_files').where('id', '=', id).execute();
+}

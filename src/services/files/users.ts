@@ -1,0 +1,75 @@
+// Who calls: the core principal behind the credential, seen as a Drive user (an e-mail address, a display name, a
+// domain and the groups it belongs to). Grants are matched by e-mail, so a permission given to an address applies to
+// whichever principal has it.
+import type { FastifyRequest } from 'fastify';
+import { authenticateGoogle } from '../../core/google/index.ts';
+import type { Principal } from '../../core/identity.ts';
+import type { ServiceContext } from '../../core/service.ts';
+import { granteeKey } from './domain/roles.ts';
+import { rootFolderId } from './domain/ids.ts';
+
+export interface DriveUser {
+  email: string;
+  name: string;
+  domain: string;
+  groups: string[];
+}
+
+export interface Caller extends DriveUser {
+  principalId: string;
+  rootId: string;
+  /** Grantee keys that admit the caller (user, groups, domain, anyone). */
+  keys: string[];
+}
+
+const READ_SCOPES = ['drive', 'drive.file', 'drive.readonly', 'drive.metadata', 'drive.metadata.readonly', 'drive.appdata', 'cloud-platform'];
+const WRITE_SCOPES = ['drive', 'drive.file', 'drive.appdata', 'cloud-platform'];
+
+export function userOf(p: Principal): DriveUser {
+  const attrs = p.attrs as { email?: unknown; groups?: unknown };
+  const email = (typeof attrs.email === 'string' && attrs.email.includes('@') ? attrs.email : `${p.id}@twinstack.local`).toLowerCase();
+  const groups = Array.isArray(attrs.groups) ? attrs.groups.filter((g): g is string => typeof g === 'string').map((g) => g.toLowerCase()) : [];
+  return { email, name: p.name, domain: email.slice(email.indexOf('@') + 1), groups };
+}
+
+export async function authenticate(req: FastifyRequest, ctx: ServiceContext, write: boolean): Promise<Caller> {
+  const { principal } = await authenticateGoogle(req, ctx.identity, { scopes: write ? WRITE_SCOPES : READ_SCOPES, apiKey: true });
+  return callerOf(principal);
+}
+
+export function callerOf(principal: Principal): Caller {
+  const user = userOf(principal);
+  return {
+    ...user,
+    principalId: principal.id,
+    rootId: rootFolderId(user.email),
+    keys: [granteeKey('user', user.email), ...user.groups.map((g) => granteeKey('group', g)), granteeKey('domain', user.domain), 'anyone'],
+  };
+}
+
+/** The directory of users by e-mail (display names on permissions, owners and comments), refreshed every few seconds. */
+export class Users {
+  readonly #ctx: ServiceContext;
+  #cache?: { at: number; byEmail: Map<string, DriveUser> };
+
+  constructor(ctx: ServiceContext) {
+    this.#ctx = ctx;
+  }
+
+  async byEmail(email: string): Promise<DriveUser | undefined> {
+    const now = performance.now();
+    if (!this.#cache || now - this.#cache.at > 2000) {
+      const principals = await this.#ctx.identity.listPrincipals('user');
+      this.#cache = { at: now, byEmail: new Map(principals.map((p) => [userOf(p).email, userOf(p)])) };
+    }
+    return this.#cache.byEmail.get(email.toLowerCase());
+  }
+
+  /** A user as the wire shows it, known or not (an address nobody has yet still gets a name). */
+  async describe(email: string): Promise<DriveUser> {
+    const known = await this.byEmail(email);
+    if (known) return known;
+    const domain = email.slice(email.indexOf('@') + 1);
+    return { email, name: email.slice(0, email.indexOf('@')), domain, groups: [] };
+  }
+}

@@ -1,0 +1,181 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import {
+  DOCUMENT,
+  DRAWING,
+  EXPORT_FORMATS,
+  ImportError,
+  PRESENTATION,
+  SPREADSHEET,
+  UnsupportedConversionError,
+  canExport,
+  convertibleImports,
+  decodeEntities,
+  emptyContent,
+  exportDocument,
+  exportSpreadsheet,
+  exportWorkspaceContent,
+  importDocument,
+  importSpreadsheet,
+  importWorkspaceContent,
+  parseWorkspaceContent,
+  serializeWorkspaceContent,
+  type DocumentModel,
+  type Paragraph,
+  type ParagraphStyle,
+} from '../../src/services/files/domain/export.ts';
+
+const html = (text: string) => importDocument('text/html', Buffer.from(text)).paragraphs;
+const normal = (text: string): Paragraph => ({ style: 'NORMAL_TEXT', text });
+const toHtml = (doc: DocumentModel, title?: string) => exportDocument(doc, 'text/html', { title }).toString();
+
+describe('importDocument from text/plain', () => {
+  it('makes each line a paragraph, reading CRLF, CR and a byte order mark', () => {
+    assert.deepEqual(importDocument('text/plain', Buffer.from('\uFEFFone\r\ntwo\rthree\n\nfive')).paragraphs, ['one', 'two', 'three', '', 'five'].map(normal));
+    assert.deepEqual(importDocument('text/plain', Buffer.alloc(0)).paragraphs, [normal('')]);
+  });
+
+  it('round-trips any LF text through the document exactly', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }).filter((t) => !t.includes('\r') && !t.startsWith('\uFEFF')), (text) => {
+        assert.equal(exportDocument(importDocument('text/plain', Buffer.from(text)), 'text/plain').toString(), text);
+      }),
+    );
+  });
+});
+
+describe('importDocument from text/html', () => {
+  it('keeps paragraphs, headings and line breaks', () => {
+    assert.deepEqual(html('<h1>Title</h1><p>First <b>bold</b>\n  para.</p><h3>Sub</h3><p>line<br>break</p><ul><li>one</li><li>two</li></ul>'), [
+      { style: 'HEADING_1', text: 'Title' },
+      normal('First bold para.'),
+      { style: 'HEADING_3', text: 'Sub' },
+      normal('line\nbreak'),
+      normal('one'),
+      normal('two'),
+    ]);
+  });
+
+  it('reads loose text, divs, unclosed paragraphs and empty lines as a browser lays them out', () => {
+    assert.deepEqual(html('loose <div>in div</div>after<p>a<p>b'), ['loose', 'in div', 'after', 'a', 'b'].map(normal));
+    assert.deepEqual(html('<p></p><div><br></div><div>   </div><p>x</p>'), ['', '', 'x'].map(normal));
+    assert.deepEqual(html('<pre>\n  keep   this\n\tand that</pre>'), [normal('  keep   this\n\tand that')]);
+  });
+
+  it('reads hostile nesting and unmatched tags', () => {
+    assert.deepEqual(html('<div>'.repeat(200) + '<h2>deep</h2>' + '</div>'.repeat(200) + '</span>'.repeat(100) + 'tail'), [{ style: 'HEADING_2', text: 'deep' }, normal('tail')]);
+    // Past 256 open elements only the text is kept.
+    assert.deepEqual(html('<div>'.repeat(5000) + '<h2>deeper</h2>' + '</div>'.repeat(5000) + 'tail'), ['deeper', 'tail'].map(normal));
+    assert.deepEqual(html('<h1><span>a</span><p>inside</p></h1>'), [{ style: 'HEADING_1', text: 'a' }, { style: 'HEADING_1', text: 'inside' }]);
+  });
+
+  it('decodes character references', () => {
+    assert.deepEqual(html('<p>&lt;tag&gt; &amp; &quot;q&quot; &#39;s&#39; &#x1F600; &#233;&nbsp;&copy; &unknown; &#0;</p>'), [normal('<tag> & "q" \'s\' \u{1F600} \u00e9\u00a0\u00a9 &unknown; \ufffd')]);
+    assert.equal(decodeEntities('&#xD800;&#1114112;&AMP;'), '\ufffd\ufffd&AMP;');
+  });
+
+  it('drops scripts, styles, the head, comments and unknown markup', () => {
+    const page = `<!DOCTYPE html><html><head><title>T</title><style>p { color: red } </p></style><script>if (a < b) document.write("<p>x</p>")</script></head>
+      <body><!-- <p>comment</p> --><p>shown<script type="x">hidden()</script></p><noscript>no</noscript><custom-tag data-x='a>b'>inline</custom-tag></body></html>`;
+    assert.deepEqual(html(page), ['shown', 'inline'].map(normal));
+  });
+});
+
+describe('exportDocument', () => {
+  it('writes a minimal well-formed HTML document', () => {
+    const doc: DocumentModel = { kind: 'document', paragraphs: [{ style: 'HEADING_2', text: 'Head' }, normal('a  b\nc')] };
+    assert.equal(
+      toHtml(doc, 'My doc'),
+      '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>My doc</title></head><body style="white-space:pre-wrap"><h2>Head</h2><p>a  b\nc</p></body></html>\n',
+    );
+    assert.equal(exportDocument(doc, 'text/plain').toString(), 'Head\na  b\nc');
+  });
+
+  it('escapes hostile text so it stays text', () => {
+    const hostile = `</p><script>alert("x")</script><img src=x onerror='y'> & </title></body>`;
+    const out = toHtml({ kind: 'document', paragraphs: [normal(hostile)] }, '</title><script>t()</script>');
+    const [, title, body] = /<title>(.*)<\/title><\/head><body style="white-space:pre-wrap"><p>(.*)<\/p><\/body><\/html>\n$/.exec(out)!;
+    assert.doesNotMatch(title + body, /[<>]/);
+    assert.match(out, /&lt;\/p&gt;&lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt;&lt;img src=x onerror=&#39;y&#39;&gt; &amp; /);
+    assert.deepEqual(importDocument('text/html', Buffer.from(out)).paragraphs, [normal(hostile)]);
+  });
+
+  const style = fc.constantFrom<ParagraphStyle>('NORMAL_TEXT', 'HEADING_1', 'HEADING_2', 'HEADING_3', 'HEADING_4', 'HEADING_5', 'HEADING_6');
+  const paragraphText = fc.string({ unit: fc.oneof(fc.constantFrom(' ', '  ', '\t', '\n', '<', '>', '&', '"', "'", '&amp;', '<br>', '</p>', '\u00a0', 'word'), fc.string({ unit: 'grapheme', maxLength: 1 })) }).filter((t) => !t.includes('\r'));
+  const documents = fc.array(fc.record({ style, text: paragraphText }, { noNullPrototype: true }), { maxLength: 6 }).map((paragraphs): DocumentModel => ({ kind: 'document', paragraphs }));
+
+  it('reads its own HTML back to the same document, whatever the text', () => {
+    fc.assert(
+      fc.property(documents, (doc) => {
+        assert.deepEqual(importDocument('text/html', exportDocument(doc, 'text/html')), doc);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('is stable from any HTML: html -> doc -> html -> doc', () => {
+    const piece = fc.oneof(
+      fc.constantFrom('<p>', '</p>', '<h1>', '</h1>', '<h4 class="x">', '</h4>', '<div>', '</div>', '<br>', '<br/>', '<b>', '</b>', '<li>', '<pre>', '</pre>'),
+      fc.constantFrom('<script>x<p>y</p></script>', '<style>p{}</style>', '<!-- c -->', '&amp;', '&lt;', '&#65;', '&nbsp;', '<span style="white-space:pre">', '</span>'),
+      fc.constantFrom(' ', '\n', '\t', '  ', '\r\n'),
+      fc.string({ unit: 'grapheme-ascii', maxLength: 5 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 25 }).map((pieces) => pieces.join('')), (source) => {
+        const once = importDocument('text/html', Buffer.from(source));
+        assert.deepEqual(importDocument('text/html', exportDocument(once, 'text/html')), once);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('spreadsheets', () => {
+  it('reads CSV and TSV rows', () => {
+    assert.deepEqual(importSpreadsheet('text/csv', Buffer.from('a,"b,c"\r\n"say ""hi""",\n\nx')).rows, [['a', 'b,c'], ['say "hi"', ''], [''], ['x']]);
+    assert.deepEqual(importSpreadsheet('text/tab-separated-values', Buffer.from('a\t"b\n1\t2\n')).rows, [['a', '"b'], ['1', '2']]);
+    assert.throws(() => importSpreadsheet('text/csv', Buffer.from('"open')), ImportError);
+  });
+
+  it('round-trips rows through CSV', () => {
+    const cell = fc.string({ unit: fc.constantFrom('a', ',', '"', '\n', ' ', 'é', '\t'), maxLength: 6 }).filter((c) => !c.includes('\r'));
+    fc.assert(
+      fc.property(fc.array(fc.array(cell, { minLength: 1, maxLength: 4 }), { maxLength: 5 }), (rows) => {
+        const csv = exportSpreadsheet({ kind: 'spreadsheet', rows }, 'text/csv');
+        assert.deepEqual(importSpreadsheet('text/csv', csv).rows, rows);
+      }),
+    );
+    assert.equal(exportSpreadsheet({ kind: 'spreadsheet', rows: [['a\tb', 'c\nd']] }, 'text/tab-separated-values').toString(), 'a b\tc d');
+  });
+});
+
+describe('formats', () => {
+  it('advertises Drive export links and converts a subset of them', () => {
+    assert.deepEqual(Object.keys(EXPORT_FORMATS).sort(), [DOCUMENT, DRAWING, PRESENTATION, SPREADSHEET].sort());
+    for (const [workspace, targets] of Object.entries(EXPORT_FORMATS)) {
+      const converted = targets.filter((target) => canExport(workspace, target));
+      assert.ok(converted.length > 0, workspace);
+      const content = emptyContent(workspace as keyof typeof EXPORT_FORMATS);
+      for (const target of converted) assert.ok(Buffer.isBuffer(exportWorkspaceContent(content, target)));
+      for (const target of targets.filter((t) => !converted.includes(t))) {
+        assert.throws(() => exportWorkspaceContent(content, target), UnsupportedConversionError);
+      }
+    }
+    assert.equal(canExport(DOCUMENT, 'text/plain'), true);
+    assert.equal(canExport(DOCUMENT, 'text/csv'), false);
+    assert.equal(canExport('text/plain', 'text/plain'), false);
+    assert.equal(canExport(SPREADSHEET, 'text/csv'), true);
+  });
+
+  it('imports what convertibleImports lists, into the type it names', () => {
+    for (const [source, workspace] of Object.entries(convertibleImports)) {
+      const converted = importWorkspaceContent(source, Buffer.from('a,b\nc'));
+      assert.equal(converted.workspaceMime, workspace);
+      assert.deepEqual(parseWorkspaceContent(serializeWorkspaceContent(converted.content)), converted.content);
+    }
+    assert.throws(() => importWorkspaceContent('image/png', Buffer.alloc(1)), UnsupportedConversionError);
+    const sheet = importWorkspaceContent('text/csv', Buffer.from('a,b\nc'));
+    assert.equal(exportWorkspaceContent(sheet.content, 'text/csv').toString(), 'a,b\r\nc');
+  });
+});

@@ -1,0 +1,48 @@
+// Shared set-up of the file storage suites: a runtime with the files service, a second user, and small HTTP helpers.
+import { DEV_TOKEN, call, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
+
+export const OTHER_TOKEN = 'files-test-other-token';
+export const OTHER_EMAIL = 'other@example.com';
+export const DEV_EMAIL = 'developer@twinstack.local';
+
+export async function startFiles(database: 'sqlite' | 'postgres', settings: Record<string, unknown> = {}, clock: 'system' | 'manual' = 'system'): Promise<TestRuntime> {
+  return startTestRuntime({
+    services: ['files'],
+    database,
+    clock,
+    settings: { files: settings },
+    principals: [
+      {
+        id: 'other-user',
+        kind: 'user',
+        name: 'Other User',
+        attrs: { email: OTHER_EMAIL },
+        credentials: [{ type: 'bearer', value: OTHER_TOKEN, scopes: ['https://www.googleapis.com/auth/drive'] }],
+      },
+    ],
+  });
+}
+
+export interface Api {
+  (path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string>; raw?: string; token?: string }): ReturnType<typeof call>;
+}
+
+/** JSON calls under /storage/v2 with a bearer token (the development user's by default). */
+export function api(t: TestRuntime, prefix = '/storage/v2'): Api {
+  return (path, init = {}) => {
+    const { token, ...rest } = init;
+    return call(`${t.url('files')}${prefix}${path}`, { ...rest, headers: { authorization: `Bearer ${token ?? DEV_TOKEN}`, ...(rest.headers ?? {}) } });
+  };
+}
+
+/** Raw fetch with the development token (uploads and downloads). */
+export function raw(t: TestRuntime, path: string, init: RequestInit & { token?: string } = {}): Promise<Response> {
+  const { token, ...rest } = init;
+  return fetch(`${t.url('files')}${path}`, { ...rest, headers: { authorization: `Bearer ${token ?? DEV_TOKEN}`, ...((rest.headers as Record<string, string>) ?? {}) } });
+}
+
+/** Rows of one table (to assert that a refused request changed nothing). */
+export async function count(t: TestRuntime, table: string): Promise<number> {
+  const row = await t.rt.db.kysely.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
