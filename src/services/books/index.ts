@@ -1,4 +1,77 @@
-// The book library is not implemented yet: its listener answers every request with a clear 501.
-import { placeholderService } from '../placeholder.ts';
+// C3 book library: a catalog searched in the database (volumes.list, volumes.get) and every user's bookshelves
+// (public shelves of any user, the caller's own library).
+import { isUniqueViolation } from '../../core/db/dialect.ts';
+import { installGoogleFamily } from '../../core/google/index.ts';
+import type { ServiceContext, ServiceManifest } from '../../core/service.ts';
+import { booksAdminRoutes } from './admin.ts';
+import { SHIPPED_CATALOG, parseCatalog, readCatalogFile } from './catalog-file.ts';
+import { CatalogStore } from './catalog-store.ts';
+import { booksCommands } from './commands.ts';
+import { Library } from './library.ts';
+import { storeVolumes } from './loading.ts';
+import { TABLES, migrations } from './migrations.ts';
+import { bookshelfRoutes } from './routes/bookshelves.ts';
+import { myLibraryRoutes } from './routes/mylibrary.ts';
+import { refuseNul } from './routes/params.ts';
+import { volumeRoutes } from './routes/volumes.ts';
+import { ShelfStore } from './shelf-store.ts';
 
-export const manifest = placeholderService('books', 'book library');
+/** Records of the shipped catalog that `catalog: "sample"` loads. */
+export const SAMPLE_SIZE = 300;
+
+const CATALOG_SETTINGS = ['shipped', 'sample', 'none'] as const;
+type CatalogSetting = (typeof CATALOG_SETTINGS)[number];
+
+const libraries = new WeakMap<ServiceContext, Library>();
+const libraryOf = (ctx: ServiceContext) => {
+  let library = libraries.get(ctx);
+  if (!library) libraries.set(ctx, (library = new Library(ctx, new CatalogStore(ctx.db), new ShelfStore(ctx.db))));
+  return library;
+};
+
+function catalogSetting(ctx: ServiceContext): CatalogSetting {
+  const value = ctx.settings.catalog ?? 'shipped';
+  if (!CATALOG_SETTINGS.includes(value as CatalogSetting)) throw new Error(`services.books.catalog must be one of ${CATALOG_SETTINGS.join(', ')}, not ${JSON.stringify(value)}`);
+  return value as CatalogSetting;
+}
+
+export const manifest: ServiceManifest = {
+  id: 'books',
+  title: 'book library (Books API v1)',
+  migrations,
+  tables: TABLES,
+  async register(app, ctx) {
+    installGoogleFamily(app);
+    app.addHook('preHandler', async (req) => refuseNul(req.params, req.query));
+    const library = libraryOf(ctx);
+    volumeRoutes(app, ctx, library);
+    bookshelfRoutes(app, ctx, library);
+    myLibraryRoutes(app, ctx, library);
+  },
+  async start(ctx) {
+    // An empty catalog gets the shipped one (or its first records), unless settings say to start empty.
+    const setting = catalogSetting(ctx);
+    const store = libraryOf(ctx).catalog;
+    if (setting === 'none' || (await store.count()) > 0) return;
+    const { volumes } = parseCatalog(readCatalogFile(SHIPPED_CATALOG), setting === 'sample' ? SAMPLE_SIZE : undefined);
+    try {
+      await storeVolumes(store, volumes, ctx.clock.now(), { progress: !ctx.devMode, label: 'loading the book catalog' });
+    } catch (err) {
+      // Another instance on the same PostgreSQL loaded the same volumes at the same time: theirs stand.
+      if (!isUniqueViolation(err) || (await store.count()) === 0) throw err;
+    }
+  },
+  async credentials(ctx) {
+    return [
+      { label: 'API key (?key=), volumes and public shelves', value: ctx.dev.apiKey },
+      { label: 'Bearer token (books scope), mylibrary', value: ctx.dev.token },
+    ];
+  },
+  async health(ctx) {
+    return { volumes: await libraryOf(ctx).catalog.count() };
+  },
+  async admin(app, ctx) {
+    booksAdminRoutes(app, ctx, libraryOf(ctx));
+  },
+  commands: booksCommands,
+};

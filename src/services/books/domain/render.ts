@@ -1,0 +1,67 @@
+// books#volume and books#bookshelf as the wire shows them.
+import { createHash } from 'node:crypto';
+import type { CatalogVolume } from './catalog-volume.ts';
+import type { ShelfAccess, ShelfKind } from './shelves.ts';
+
+export interface UserInfo {
+  isPurchased: boolean;
+  isPreordered: boolean;
+  isInMyBooks: boolean;
+  /** When the volume last went onto one of the user's shelves. */
+  updated?: string;
+}
+
+export interface RenderOptions {
+  baseUrl: string;
+  projection: 'full' | 'lite';
+  userInfo?: UserInfo;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The parts of volumeInfo that projection=lite keeps. */
+const LITE_INFO = ['title', 'subtitle', 'authors', 'publisher', 'publishedDate', 'description', 'imageLinks', 'language'] as const;
+
+export function renderVolume(v: CatalogVolume, o: RenderOptions): Record<string, unknown> {
+  const parts = { volumeInfo: v.volumeInfo, saleInfo: v.saleInfo, accessInfo: v.accessInfo };
+  const head = {
+    kind: 'books#volume',
+    id: v.id,
+    etag: createHash('sha1').update(JSON.stringify(parts)).digest('base64').slice(0, 11),
+    selfLink: `${o.baseUrl}/books/v1/volumes/${v.id}`,
+  };
+  const userInfo = o.userInfo ? { userInfo: o.userInfo } : {};
+  if (o.projection === 'lite') {
+    const info: Record<string, unknown> = {};
+    for (const key of LITE_INFO) if (v.volumeInfo[key] !== undefined) info[key] = v.volumeInfo[key];
+    return { ...head, volumeInfo: info, ...userInfo };
+  }
+  return { ...head, ...parts, ...userInfo };
+}
+
+export function userInfoOf(addedAt: number | undefined): UserInfo {
+  return { isPurchased: false, isPreordered: false, isInMyBooks: addedAt !== undefined, ...(addedAt !== undefined ? { updated: iso(addedAt) } : {}) };
+}
+
+export interface ShelfView {
+  shelf: ShelfKind;
+  access: ShelfAccess;
+  created: number;
+  updated: number;
+  volumeCount: number;
+  volumesLastUpdated: number;
+}
+
+export function renderShelf(s: ShelfView, selfLink: string): Record<string, unknown> {
+  return {
+    kind: 'books#bookshelf',
+    id: s.shelf.id,
+    selfLink,
+    title: s.shelf.title,
+    access: s.access,
+    created: iso(s.created),
+    updated: iso(s.updated),
+    volumeCount: s.volumeCount,
+    volumesLastUpdated: iso(s.volumesLastUpdated),
+  };
+}

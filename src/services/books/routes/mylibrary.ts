@@ -1,0 +1,71 @@
+// mylibrary.bookshelves.*: the caller's own shelves. Changes answer 204 with no body, as Books' empty responses.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../../../core/service.ts';
+import { parseVolumeQuery } from '../domain/query.ts';
+import { renderShelf } from '../domain/render.ts';
+import { shelfOf, type Library } from '../library.ts';
+import { libraryCaller } from './auth.ts';
+import { booleanParam, enumParam, integerParam, pageOf, param, projectionOf, requiredParam, type Query } from './params.ts';
+import { shelfVolumes, volumesAnswer } from './shelf-volumes.ts';
+
+const BASE = '/books/v1/mylibrary/bookshelves';
+const REASONS = ['ios-prex', 'ios-search', 'onboarding'] as const;
+
+export function myLibraryRoutes(app: FastifyInstance, ctx: ServiceContext, library: Library): void {
+  const me = async (req: FastifyRequest) => (await libraryCaller(req, ctx)).principal.id;
+  const shelfParam = (req: FastifyRequest) => (req.params as { shelf: string }).shelf;
+  const done = (reply: FastifyReply) => reply.code(204).send();
+
+  app.get(BASE, async (req) => {
+    const userId = await me(req);
+    const views = await library.views(userId);
+    return { kind: 'books#bookshelves', items: views.map((v) => renderShelf(v, library.selfLink(userId, v.shelf.id))) };
+  });
+
+  app.get(`${BASE}/:shelf`, async (req) => {
+    const userId = await me(req);
+    const view = await library.view(userId, shelfParam(req), false);
+    return renderShelf(view, library.selfLink(userId, view.shelf.id));
+  });
+
+  app.get(`${BASE}/:shelf/volumes`, async (req) => {
+    const userId = await me(req);
+    const query = req.query as Query;
+    const page = pageOf(query);
+    const projection = projectionOf(query);
+    booleanParam(query, 'showPreorders');
+    const shelf = shelfOf(shelfParam(req));
+    const q = param(query, 'q');
+    if (q === undefined || q.trim() === '') return shelfVolumes(library, userId, shelf.id, page, projection, userId);
+    // A search within the shelf: ranked as volumes.list ranks.
+    const found = await library.catalog.search({ query: parseVolumeQuery(q), ...page, orderBy: 'relevance', printType: 'all', libraryOf: { userId, shelfId: shelf.id } });
+    return volumesAnswer(found.totalItems, await library.render(found.items, projection, userId));
+  });
+
+  // addVolume and removeVolume take the same parameters.
+  const changes = { addVolume: library.addVolume, removeVolume: library.removeVolume } as const;
+  for (const [method, change] of Object.entries(changes)) {
+    app.post(`${BASE}/:shelf/${method}`, async (req, reply) => {
+      const userId = await me(req);
+      const query = req.query as Query;
+      enumParam(query, 'reason', REASONS);
+      await change.call(library, userId, shelfParam(req), requiredParam(query, 'volumeId'));
+      return done(reply);
+    });
+  }
+
+  app.post(`${BASE}/:shelf/clearVolumes`, async (req, reply) => {
+    await library.clearVolumes(await me(req), shelfParam(req));
+    return done(reply);
+  });
+
+  app.post(`${BASE}/:shelf/moveVolume`, async (req, reply) => {
+    const userId = await me(req);
+    const query = req.query as Query;
+    const volumeId = requiredParam(query, 'volumeId');
+    requiredParam(query, 'volumePosition');
+    const position = integerParam(query, 'volumePosition', 0, 2_147_483_647, 0);
+    await library.moveVolume(userId, shelfParam(req), volumeId, position);
+    return done(reply);
+  });
+}
