@@ -1,4 +1,34 @@
-// The calendar events is not implemented yet: its listener answers every request with a clear 501.
-import { placeholderService } from '../placeholder.ts';
+// C4 calendar events (Calendar API v3 under /calendar/v3): calendars and their ACL, the event resource with
+// recurrence, typed events, conference data, sync tokens, invitations and watch channels.
+import { installGoogleFamily, unimplemented } from '../../core/google/index.ts';
+import type { ServiceManifest } from '../../core/service.ts';
+import { TABLES, migrations } from './migrations.ts';
+import { calendarRoutes } from './routes/calendars.ts';
+import { eventRoutes } from './routes/events.ts';
+import { serviceOf } from './wiring.ts';
 
-export const manifest = placeholderService('calendar', 'calendar events');
+/** Request bodies above 1 MiB are refused with 413 (an event with 1,000 attendees fits easily). */
+export const BODY_LIMIT = 1024 * 1024;
+
+export const manifest: ServiceManifest = {
+  id: 'calendar',
+  title: 'calendar events (Calendar API v3)',
+  migrations,
+  tables: TABLES,
+  listener: { bodyLimit: BODY_LIMIT },
+  jobs: {
+    async conference(job, ctx) {
+      await serviceOf(ctx).events.completeConference(job.payload);
+    },
+  },
+  async register(app, ctx) {
+    installGoogleFamily(app, { domain: 'global' });
+    const s = serviceOf(ctx);
+    calendarRoutes(app, ctx, s);
+    eventRoutes(app, ctx, s);
+    app.all('/calendar/v3/*', unimplemented('This Calendar API operation'));
+  },
+  async credentials(ctx) {
+    return [{ label: 'Bearer token (calendar scope); primary calendar developer@twinstack.local', value: ctx.dev.token }];
+  },
+};

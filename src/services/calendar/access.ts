@@ -1,0 +1,81 @@
+// Who calls and what they may do: the caller is a core principal (its e-mail names its primary calendar); a calendar
+// is readable or writable through ownership or an ACL rule; a caller without access sees 404, as in Calendar.
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { authenticateGoogle, SCOPE_BASE } from '../../core/google/index.ts';
+import type { Principal } from '../../core/identity.ts';
+import type { ServiceContext } from '../../core/service.ts';
+import { forbidden, notFound } from './domain/errors.ts';
+import type { CalendarRow, CalendarStore } from './store.ts';
+
+export interface Caller {
+  principalId: string;
+  email: string;
+  name: string;
+}
+
+const READ_SCOPES = ['calendar', 'calendar.readonly', 'calendar.events', 'calendar.events.readonly'].map((s) => SCOPE_BASE + s);
+const EVENT_WRITE_SCOPES = ['calendar', 'calendar.events'].map((s) => SCOPE_BASE + s);
+const CALENDAR_WRITE_SCOPES = [`${SCOPE_BASE}calendar`];
+
+export type Need = 'read' | 'write' | 'manage';
+const SCOPES: Record<Need, string[]> = { read: READ_SCOPES, write: EVENT_WRITE_SCOPES, manage: CALENDAR_WRITE_SCOPES };
+
+/** A principal's e-mail: its `email` attribute, else a local address made from its id. */
+export const emailOf = (p: Principal): string => (typeof p.attrs.email === 'string' && p.attrs.email !== '' ? p.attrs.email : `${p.id}@twinstack.local`).toLowerCase();
+
+export async function authenticate(req: FastifyRequest, ctx: ServiceContext, need: Need): Promise<Caller> {
+  const found = await authenticateGoogle(req, ctx.identity, { scopes: SCOPES[need], apiKey: false });
+  return { principalId: found.principal.id, email: emailOf(found.principal), name: found.principal.name };
+}
+
+export const ROLE_RANK: Record<string, number> = { none: 0, freeBusyReader: 1, reader: 2, writer: 3, owner: 4 };
+
+export interface Access {
+  calendar: CalendarRow;
+  role: string;
+}
+
+export class Calendars {
+  readonly #ctx: ServiceContext;
+  readonly #store: CalendarStore;
+
+  constructor(ctx: ServiceContext, store: CalendarStore) {
+    this.#ctx = ctx;
+    this.#store = store;
+  }
+
+  get defaultZone(): string {
+    const z = this.#ctx.settings.defaultTimeZone;
+    return typeof z === 'string' ? z : 'UTC';
+  }
+
+  /** Creates the primary calendar of a user the first time it is needed. Runs on `db` (a unit's tx, or its own). */
+  async ensurePrimary(db: Kysely<any> | undefined, principalId: string, email: string, name: string): Promise<void> {
+    const doc = { summary: email, timeZone: this.defaultZone, description: `${name}` };
+    const row = { id: email, ownerId: principalId, isPrimary: true, doc, version: this.#ctx.clock.now() };
+    if (db) await this.#store.insertCalendar(db, row, this.#ctx.clock.now());
+    else await this.#ctx.db.write((tx) => this.#store.insertCalendar(tx, row, this.#ctx.clock.now()));
+  }
+
+  /**
+   * The calendar a path names (`primary` is the caller's own) and the caller's role on it; 404 without access, 403
+   * when the role is below `need`.
+   */
+  async resolve(caller: Caller, rawId: string, need: 'reader' | 'writer' | 'owner' = 'reader', db: Kysely<any> = this.#ctx.kysely): Promise<Access> {
+    const id = rawId === 'primary' ? caller.email : rawId.toLowerCase() === caller.email ? caller.email : rawId;
+    let calendar = await this.#store.calendar(db, id);
+    if (!calendar && id === caller.email) {
+      if (db === this.#ctx.kysely) await this.ensurePrimary(undefined, caller.principalId, caller.email, caller.name);
+      else await this.ensurePrimary(db, caller.principalId, caller.email, caller.name);
+      calendar = await this.#store.calendar(db, id);
+    }
+    if (!calendar) throw notFound();
+    const role = calendar.ownerId === caller.principalId ? 'owner' : ((await this.#store.aclRule(db, calendar.id, 'user', caller.email))?.role ?? 'none');
+    if (ROLE_RANK[role] < ROLE_RANK.reader) throw notFound();
+    if (ROLE_RANK[role] < ROLE_RANK[need]) {
+      throw forbidden(`You need to have ${need} access to this calendar.`, 'requiredAccessLevel');
+    }
+    return { calendar, role };
+  }
+}

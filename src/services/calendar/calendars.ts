@@ -1,0 +1,203 @@
+// Calendars (primary and secondary), the caller's calendar list, and ACL rules.
+import type { Kysely } from 'kysely';
+import { decodePageToken, encodePageToken } from '../../core/google/index.ts';
+import type { ServiceContext } from '../../core/service.ts';
+import { ROLE_RANK, type Caller, type Calendars } from './access.ts';
+import { obj, only, str } from './domain/check.ts';
+import { isEmail } from './domain/check.ts';
+import { badRequest, forbidden, notFound, requiredField } from './domain/errors.ts';
+import { etagOf } from './domain/render.ts';
+import { knownZone } from './domain/zone.ts';
+import { newEventId } from './domain/ids.ts';
+import type { CalendarDoc, CalendarRow, CalendarStore } from './store.ts';
+
+const READ_ONLY = ['kind', 'etag', 'id', 'conferenceProperties'];
+const ROLES = ['none', 'freeBusyReader', 'reader', 'writer', 'owner'];
+const CONFERENCE = { allowedConferenceSolutionTypes: ['hangoutsMeet'] };
+
+export function renderCalendar(c: CalendarRow): Record<string, unknown> {
+  return { kind: 'calendar#calendar', etag: etagOf(c.version, 2), id: c.id, ...c.doc, conferenceProperties: CONFERENCE };
+}
+
+export function renderListEntry(c: CalendarRow, role: string): Record<string, unknown> {
+  const entry: Record<string, unknown> = {
+    kind: 'calendar#calendarListEntry',
+    etag: etagOf(c.version, 3),
+    id: c.id,
+    ...c.doc,
+    colorId: '14',
+    backgroundColor: '#9fe1e7',
+    foregroundColor: '#000000',
+    selected: true,
+    accessRole: role,
+    defaultReminders: [],
+    conferenceProperties: CONFERENCE,
+  };
+  if (c.isPrimary && role === 'owner') entry.primary = true;
+  return entry;
+}
+
+/** Reads a Calendar body; `partial` for patch (nothing required). */
+function readCalendar(body: unknown, base: CalendarDoc | undefined, partial: boolean): CalendarDoc {
+  const o = obj(body ?? {}, 'resource');
+  only(o, ['summary', 'description', 'location', 'timeZone', ...READ_ONLY], 'resource');
+  const doc: CalendarDoc = partial && base ? { ...base } : { summary: '', timeZone: base?.timeZone ?? 'UTC' };
+  if (o.summary !== undefined) doc.summary = str(o.summary, 'summary', 1024);
+  if (!partial && (o.summary === undefined || doc.summary === '')) throw requiredField('Missing summary.', 'summary');
+  for (const k of ['description', 'location'] as const) {
+    if (o[k] === null) delete doc[k];
+    else if (o[k] !== undefined) doc[k] = str(o[k], k, k === 'description' ? 8192 : 1024);
+    else if (!partial) delete doc[k];
+  }
+  if (o.timeZone !== undefined && o.timeZone !== null) {
+    const tz = str(o.timeZone, 'timeZone', 128);
+    if (!knownZone(tz)) throw badRequest(`Invalid time zone: ${tz}`, 'timeZone');
+    doc.timeZone = tz;
+  }
+  return doc;
+}
+
+export class CalendarAdmin {
+  readonly #ctx: ServiceContext;
+  readonly #store: CalendarStore;
+  readonly #calendars: Calendars;
+
+  constructor(ctx: ServiceContext, store: CalendarStore, calendars: Calendars) {
+    this.#ctx = ctx;
+    this.#store = store;
+    this.#calendars = calendars;
+  }
+
+  async insert(caller: Caller, body: unknown): Promise<CalendarRow> {
+    const doc = readCalendar(body, { summary: '', timeZone: this.#calendars.defaultZone }, false);
+    const row = { id: `${newEventId()}@group.calendar.twinstack.local`, ownerId: caller.principalId, isPrimary: false, doc, version: this.#ctx.clock.now() };
+    await this.#ctx.db.write(async (tx) => {
+      await this.#calendars.ensurePrimary(tx, caller.principalId, caller.email, caller.name);
+      await this.#store.insertCalendar(tx, row, this.#ctx.clock.now());
+    });
+    return { ...row, changeSeq: 0, syncFloor: 0, longestMs: 0 };
+  }
+
+  async update(caller: Caller, calendarId: string, body: unknown, partial: boolean): Promise<CalendarRow> {
+    return this.#ctx.db.write(async (tx) => {
+      const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner', tx);
+      const doc = readCalendar(body, calendar.doc, partial);
+      const version = Math.max(this.#ctx.clock.now(), calendar.version + 1);
+      await this.#store.updateCalendar(tx, calendar.id, doc, version);
+      return { ...calendar, doc, version };
+    });
+  }
+
+  async delete(caller: Caller, calendarId: string): Promise<void> {
+    await this.#ctx.db.write(async (tx) => {
+      const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner', tx);
+      if (calendar.isPrimary) throw badRequest('The primary calendar cannot be deleted; use calendars.clear to empty it.', 'calendarId', 'cannotDeletePrimaryCalendar');
+      await this.#store.deleteCalendar(tx, calendar.id);
+    });
+  }
+
+  async clear(caller: Caller, calendarId: string): Promise<void> {
+    await this.#ctx.db.write(async (tx) => {
+      const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner', tx);
+      if (!calendar.isPrimary) throw badRequest('Only a primary calendar can be cleared; delete a secondary calendar instead.', 'calendarId');
+      await this.#store.clearEvents(tx, calendar.id);
+    });
+  }
+
+  async list(caller: Caller, query: Record<string, unknown>): Promise<Record<string, unknown>> {
+    await this.#calendars.ensurePrimary(undefined, caller.principalId, caller.email, caller.name);
+    const minRole = typeof query.minAccessRole === 'string' ? query.minAccessRole : 'freeBusyReader';
+    if (!ROLES.includes(minRole)) throw badRequest(`Invalid value for minAccessRole: ${minRole}`, 'minAccessRole');
+    const max = Math.min(Math.max(Number(query.maxResults ?? 100) || 100, 1), 250);
+    const key = `${caller.principalId}/${minRole}`;
+    const offset = typeof query.pageToken === 'string' ? decodePageToken<number>(query.pageToken, key) : 0;
+    const all = (await this.#store.calendarsOf(this.#ctx.kysely, caller.principalId, caller.email))
+      .filter((c) => ROLE_RANK[c.role] >= ROLE_RANK[minRole])
+      .sort((a, b) => Number(b.isPrimary) - Number(a.isPrimary) || (a.id < b.id ? -1 : 1));
+    const items = all.slice(offset, offset + max).map((c) => renderListEntry(c, c.role));
+    const out: Record<string, unknown> = { kind: 'calendar#calendarList', etag: etagOf(all.length, 4), items };
+    if (offset + max < all.length) out.nextPageToken = encodePageToken(offset + max, key);
+    return out;
+  }
+
+  // ---- ACL (owners only)
+
+  /** The owner's e-mail, read on `db` (the unit's transaction inside a write). */
+  async #ownerEmail(calendar: CalendarRow, db: Kysely<any> = this.#ctx.kysely): Promise<string> {
+    if (calendar.isPrimary) return calendar.id;
+    const row = await db.selectFrom('core_principals').select('attrs').where('id', '=', calendar.ownerId).executeTakeFirst();
+    const attrs = row ? (typeof row.attrs === 'string' ? JSON.parse(row.attrs) : row.attrs) : {};
+    return typeof attrs?.email === 'string' ? attrs.email.toLowerCase() : `${calendar.ownerId}@twinstack.local`;
+  }
+
+  async aclList(caller: Caller, calendarId: string): Promise<Record<string, unknown>> {
+    const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner');
+    const rules = await this.#store.aclRules(this.#ctx.kysely, calendar.id);
+    const owner = { kind: 'calendar#aclRule', etag: etagOf(calendar.version, 5), id: `user:${await this.#ownerEmail(calendar)}`, scope: { type: 'user', value: await this.#ownerEmail(calendar) }, role: 'owner' };
+    return { kind: 'calendar#acl', etag: etagOf(calendar.version + rules.length, 6), items: [owner, ...rules.map(renderRule)] };
+  }
+
+  async aclGet(caller: Caller, calendarId: string, ruleId: string): Promise<Record<string, unknown>> {
+    const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner');
+    const ownerEmail = await this.#ownerEmail(calendar);
+    if (ruleId === `user:${ownerEmail}`) return { kind: 'calendar#aclRule', etag: etagOf(calendar.version, 5), id: ruleId, scope: { type: 'user', value: ownerEmail }, role: 'owner' };
+    const [type, value] = splitRule(ruleId);
+    const rule = await this.#store.aclRule(this.#ctx.kysely, calendar.id, type, value);
+    if (!rule) throw notFound();
+    return renderRule(rule);
+  }
+
+  /** insert (ruleId undefined), update or patch of a rule. */
+  async aclPut(caller: Caller, calendarId: string, ruleId: string | undefined, body: unknown, partial: boolean): Promise<Record<string, unknown>> {
+    const o = obj(body ?? {}, 'resource');
+    only(o, ['kind', 'etag', 'id', 'scope', 'role'], 'resource');
+    let scopeValue: string | undefined;
+    if (o.scope !== undefined) {
+      const scope = obj(o.scope, 'scope');
+      only(scope, ['type', 'value'], 'scope');
+      if (scope.type !== 'user') throw badRequest('Only rules of scope type user are supported.', 'scope.type');
+      scopeValue = str(scope.value, 'scope.value', 254).toLowerCase();
+      if (!isEmail(scopeValue)) throw badRequest(`Invalid scope value: ${scopeValue}`, 'scope.value');
+    }
+    if (ruleId !== undefined) {
+      const [, value] = splitRule(ruleId);
+      if (scopeValue !== undefined && scopeValue !== value) throw badRequest('The scope of a rule cannot be changed.', 'scope');
+      scopeValue = value;
+    } else if (scopeValue === undefined) throw requiredField('Missing scope.', 'scope');
+    const role = o.role === undefined && partial ? undefined : o.role;
+    if (role !== undefined && (typeof role !== 'string' || !ROLES.includes(role))) throw badRequest(`Invalid role: ${String(role)}`, 'role');
+    if (role === undefined && !partial) throw requiredField('Missing role.', 'role');
+    return this.#ctx.db.write(async (tx) => {
+      const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner', tx);
+      if (scopeValue === (await this.#ownerEmail(calendar, tx))) throw forbidden('The owner rule of a calendar cannot be changed.', 'cannotChangeOwnAcl');
+      const existing = await this.#store.aclRule(tx, calendar.id, 'user', scopeValue!);
+      if (ruleId !== undefined && !existing) throw notFound();
+      const rule = { calendarId: calendar.id, scopeType: 'user', scopeValue: scopeValue!, role: (role as string | undefined) ?? existing!.role, version: Math.max(this.#ctx.clock.now(), (existing?.version ?? 0) + 1) };
+      await this.#store.putAclRule(tx, rule);
+      return renderRule(rule);
+    });
+  }
+
+  async aclDelete(caller: Caller, calendarId: string, ruleId: string): Promise<void> {
+    const [type, value] = splitRule(ruleId);
+    await this.#ctx.db.write(async (tx) => {
+      const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner', tx);
+      if (value === (await this.#ownerEmail(calendar, tx))) throw forbidden('The owner rule of a calendar cannot be deleted.', 'cannotChangeOwnAcl');
+      if (!(await this.#store.deleteAclRule(tx, calendar.id, type, value))) throw notFound();
+    });
+  }
+}
+
+function splitRule(ruleId: string): [string, string] {
+  const colon = ruleId.indexOf(':');
+  if (colon <= 0) throw notFound();
+  return [ruleId.slice(0, colon), ruleId.slice(colon + 1).toLowerCase()];
+}
+
+const renderRule = (r: { scopeType: string; scopeValue: string; role: string; version: number }) => ({
+  kind: 'calendar#aclRule',
+  etag: etagOf(r.version, 5),
+  id: `${r.scopeType}:${r.scopeValue}`,
+  scope: { type: r.scopeType, value: r.scopeValue },
+  role: r.role,
+});

@@ -1,0 +1,291 @@
+// Recurring series: RRULE / EXRULE / RDATE / EXDATE lines (RFC 5545, no DTSTART) expanded with the `rrule` library in
+// the event's wall-clock time (its start.timeZone), each occurrence then converted to an instant with the zone rules,
+// so instances keep their local time across DST changes. Open-ended rules are only ever expanded inside a window.
+import rrule from 'rrule';
+import { badRequest } from './errors.ts';
+import { addDays, type When } from './times.ts';
+import { DAY_MS, fromWall, knownZone, toWall, wallDate } from './zone.ts';
+
+const { RRule, RRuleSet } = rrule;
+type RRuleOptions = NonNullable<ConstructorParameters<typeof RRule>[0]>;
+
+/** Stored as the end of an open-ended series. */
+export const OPEN_END = 8_640_000_000_000_000;
+/** Occurrences counted before a bounded series is treated as open-ended (its end is not worth computing). */
+const FINITE_SCAN = 20_000;
+/** Windows whose expansion a series keeps (a calendar view reads the same month again and again). */
+const WINDOWS_KEPT = 4;
+
+const RULE_KEYS = new Set(['FREQ', 'UNTIL', 'COUNT', 'INTERVAL', 'BYSECOND', 'BYMINUTE', 'BYHOUR', 'BYDAY', 'BYMONTHDAY', 'BYYEARDAY', 'BYWEEKNO', 'BYMONTH', 'BYSETPOS', 'WKST']);
+const FREQS = new Set(['YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY', 'HOURLY', 'MINUTELY', 'SECONDLY']);
+const DAY = '(?:MO|TU|WE|TH|FR|SA|SU)';
+const INT_LIST = /^[+-]?\d{1,3}(?:,[+-]?\d{1,3})*$/;
+const RULE_VALUES: Record<string, RegExp> = {
+  UNTIL: /^\d{8}(?:T\d{6}Z?)?$/,
+  COUNT: /^\d{1,6}$/,
+  INTERVAL: /^\d{1,4}$/,
+  BYDAY: new RegExp(`^[+-]?\\d{0,2}${DAY}(?:,[+-]?\\d{0,2}${DAY})*$`),
+  WKST: new RegExp(`^${DAY}$`),
+};
+const MAX_LINES = 100;
+const MAX_LINE = 2048;
+
+const invalidRule = (line: string) => badRequest(`Invalid recurrence rule: ${line.slice(0, 200)}`, 'recurrence');
+
+/** Validates the recurrence lines of an event (shape only; expansion needs the start). */
+export function checkRecurrence(raw: unknown): string[] {
+  if (!Array.isArray(raw)) throw badRequest('Invalid value for recurrence: an array of strings is required.', 'recurrence');
+  if (raw.length > MAX_LINES) throw badRequest(`At most ${MAX_LINES} recurrence lines are allowed.`, 'recurrence');
+  const lines: string[] = [];
+  for (const line of raw) {
+    if (typeof line !== 'string' || line.length > MAX_LINE) throw badRequest('Invalid value for recurrence: an array of strings is required.', 'recurrence');
+    const m = /^(RRULE|EXRULE|RDATE|EXDATE)([;:])(.*)$/s.exec(line.trim());
+    if (!m) throw invalidRule(line);
+    if (m[1] === 'RRULE' || m[1] === 'EXRULE') {
+      if (m[2] !== ':') throw invalidRule(line);
+      checkRuleText(m[3], line);
+    } else parseDateLine(line.trim(), line);
+    lines.push(line.trim());
+  }
+  if (lines.length > 0 && !lines.some((l) => l.startsWith('RRULE') || l.startsWith('RDATE'))) throw invalidRule(lines[0]);
+  return lines;
+}
+
+function checkRuleText(text: string, line: string): void {
+  const seen = new Set<string>();
+  for (const part of text.split(';')) {
+    const [key, value, ...rest] = part.split('=');
+    if (rest.length > 0 || !value || !RULE_KEYS.has(key) || seen.has(key)) throw invalidRule(line);
+    seen.add(key);
+    const pattern = RULE_VALUES[key];
+    if (key === 'FREQ' ? !FREQS.has(value) : pattern ? !pattern.test(value) : !INT_LIST.test(value)) throw invalidRule(line);
+  }
+  if (!seen.has('FREQ') || (seen.has('COUNT') && seen.has('UNTIL'))) throw invalidRule(line);
+  try {
+    RRule.parseString(text);
+  } catch {
+    throw invalidRule(line);
+  }
+}
+
+interface DateValue {
+  wall: number;
+  /** How to read it: UTC, a named zone, floating (the event's zone) or a bare date. */
+  form: 'utc' | 'zone' | 'floating' | 'date';
+  zone?: string;
+}
+
+function parseDateLine(text: string, line: string): { kind: 'RDATE' | 'EXDATE'; values: DateValue[] } {
+  const colon = text.indexOf(':');
+  if (colon < 0) throw invalidRule(line);
+  const [kind, ...params] = text.slice(0, colon).split(';');
+  let zone: string | undefined;
+  let dateOnly = false;
+  for (const p of params) {
+    const [k, v] = p.split('=');
+    if (k === 'TZID' && v) zone = v;
+    else if (k === 'VALUE' && (v === 'DATE' || v === 'DATE-TIME')) dateOnly = v === 'DATE';
+    else throw invalidRule(line);
+  }
+  if (zone !== undefined && !isZone(zone)) throw invalidRule(line);
+  const values = text
+    .slice(colon + 1)
+    .split(',')
+    .map((v): DateValue => {
+      const m = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z)?)?$/.exec(v);
+      if (!m || (dateOnly && m[4] !== undefined) || (zone !== undefined && m[4] === undefined)) throw invalidRule(line);
+      const date = `${m[1]}-${m[2]}-${m[3]}`;
+      const wall = Date.parse(`${date}T${m[4] ?? '00'}:${m[5] ?? '00'}:${m[6] ?? '00'}Z`);
+      if (Number.isNaN(wall) || wallDate(wall) !== date) throw invalidRule(line);
+      if (m[4] === undefined) return { wall, form: 'date' };
+      if (m[7]) return { wall, form: 'utc' };
+      return zone ? { wall, form: 'zone', zone } : { wall, form: 'floating' };
+    });
+  return { kind: kind as 'RDATE' | 'EXDATE', values };
+}
+
+const isZone = knownZone;
+
+export interface Occurrence {
+  /** The instance's original start (also its start unless an exception moved it). */
+  start: When;
+  end: When;
+  startMs: number;
+  endMs: number;
+}
+
+/** One series, parsed once: expands occurrences inside a window, or the first ones after a point. */
+export class Series {
+  readonly #set: InstanceType<typeof RRuleSet>;
+  readonly #rules: Array<Partial<RRuleOptions>> = [];
+  readonly #exrules: Array<Partial<RRuleOptions>> = [];
+  readonly #rdates: number[] = [];
+  /** A series is immutable (a new version is a new Series): its expansions of recent windows can be reused. */
+  readonly #windows = new Map<string, Occurrence[]>();
+  readonly #exdates: number[] = [];
+  readonly #allDay: boolean;
+  readonly #zone: string;
+  readonly #durationMs: number;
+  readonly #durationDays: number;
+  readonly #endZone?: string;
+  readonly #openEnded: boolean;
+  readonly #startWall: number;
+
+  /**
+   * `start`/`end` are the first instance; `zone` is start.timeZone for timed series and the calendar's zone for all-day
+   * ones (used only to place all-day dates on the time line).
+   */
+  constructor(lines: string[], start: When, end: When, zone: string) {
+    this.#allDay = start.date !== undefined;
+    this.#zone = start.timeZone ?? zone;
+    this.#endZone = end.timeZone;
+    const startWall = this.#allDay ? Date.parse(`${start.date}T00:00:00Z`) : toWall(this.#zone, Date.parse(start.dateTime!));
+    this.#durationDays = this.#allDay ? Math.round((Date.parse(`${end.date}T00:00:00Z`) - startWall) / DAY_MS) : 0;
+    this.#durationMs = this.#allDay ? 0 : Date.parse(end.dateTime!) - Date.parse(start.dateTime!);
+    let open = false;
+    for (const line of lines) {
+      if (line.startsWith('RRULE:') || line.startsWith('EXRULE:')) {
+        const text = line.slice(line.indexOf(':') + 1);
+        const options: Partial<RRuleOptions> = RRule.parseString(text);
+        const untilRaw = /UNTIL=([0-9TZ]+)/.exec(text)?.[1];
+        if (options.until && untilRaw?.endsWith('Z') && !this.#allDay) options.until = new Date(toWall(this.#zone, options.until.getTime()));
+        if (options.until && untilRaw && !untilRaw.includes('T') && !this.#allDay) {
+          // A date UNTIL on a timed series includes that whole day.
+          options.until = new Date(options.until.getTime() + DAY_MS - 1);
+        }
+        const rule = { ...options, dtstart: new Date(startWall), tzid: null };
+        if (line.startsWith('RRULE:')) {
+          this.#rules.push(rule);
+          if (options.count === undefined && options.until === undefined) open = true;
+        } else this.#exrules.push(rule);
+      } else {
+        const parsed = parseDateLine(line, line);
+        for (const v of parsed.values) (parsed.kind === 'RDATE' ? this.#rdates : this.#exdates).push(this.#valueWall(v, startWall));
+      }
+    }
+    // The first instance is always the event's own start (RFC 5545: DTSTART is an occurrence) unless excluded.
+    this.#rdates.push(startWall);
+    this.#set = this.#build();
+    this.#openEnded = open;
+    this.#startWall = startWall;
+  }
+
+  /**
+   * The rule set; with `fromWall`, rules whose occurrences repeat with a fixed period (DAILY, WEEKLY without COUNT or
+   * BYSETPOS) start from a whole number of periods before it, so expansion skips the history before a window.
+   */
+  #build(fromWall?: number): InstanceType<typeof RRuleSet> {
+    const set = new RRuleSet();
+    const shifted = (o: Partial<RRuleOptions>) => {
+      const period = o.freq === RRule.DAILY ? DAY_MS : o.freq === RRule.WEEKLY ? 7 * DAY_MS : 0;
+      if (fromWall === undefined || !period || o.count != null || o.bysetpos != null) return new RRule(o);
+      const step = period * (o.interval ?? 1);
+      const skip = Math.floor((fromWall - o.dtstart!.getTime()) / step) - 1;
+      return new RRule(skip > 0 ? { ...o, dtstart: new Date(o.dtstart!.getTime() + skip * step) } : o);
+    };
+    for (const o of this.#rules) set.rrule(shifted(o));
+    for (const o of this.#exrules) set.exrule(shifted(o));
+    for (const d of this.#rdates) set.rdate(new Date(d));
+    for (const d of this.#exdates) set.exdate(new Date(d));
+    return set;
+  }
+
+  #valueWall(v: DateValue, startWall: number): number {
+    if (this.#allDay) return Date.parse(`${wallDate(v.wall)}T00:00:00Z`);
+    switch (v.form) {
+      case 'utc':
+        return toWall(this.#zone, v.wall);
+      case 'zone':
+        return toWall(this.#zone, fromWall(v.zone!, v.wall));
+      case 'floating':
+        return v.wall;
+      case 'date':
+        return v.wall + (((startWall % DAY_MS) + DAY_MS) % DAY_MS);
+    }
+  }
+
+  #occurrence(wall: Date, calendarZone: string): Occurrence {
+    const w = wall.getTime();
+    if (this.#allDay) {
+      const date = wallDate(w);
+      const endDate = addDays(date, this.#durationDays);
+      return {
+        start: { date },
+        end: { date: endDate },
+        startMs: fromWall(calendarZone, w),
+        endMs: fromWall(calendarZone, Date.parse(`${endDate}T00:00:00Z`)),
+      };
+    }
+    const startMs = fromWall(this.#zone, w);
+    const endMs = startMs + this.#durationMs;
+    const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+    return {
+      start: { dateTime: iso(startMs), timeZone: this.#zone },
+      end: { dateTime: iso(endMs), timeZone: this.#endZone ?? this.#zone },
+      startMs,
+      endMs,
+    };
+  }
+
+  /** Occurrences with start < toMs and end > fromMs, in start order (the last few windows are remembered). */
+  between(fromMs: number, toMs: number, calendarZone: string, remember = true): Occurrence[] {
+    if (!remember) return this.#expand(fromMs, toMs, calendarZone);
+    const key = `${fromMs}|${toMs}|${calendarZone}`;
+    let found = this.#windows.get(key);
+    if (!found) {
+      found = this.#expand(fromMs, toMs, calendarZone);
+      if (this.#windows.size >= WINDOWS_KEPT) this.#windows.delete(this.#windows.keys().next().value!);
+      this.#windows.set(key, found);
+    }
+    return found;
+  }
+
+  #expand(fromMs: number, toMs: number, calendarZone: string): Occurrence[] {
+    // Search a slightly wider wall window (zone offsets, duration), then filter on real instants.
+    const slack = 2 * DAY_MS + this.#durationMs + this.#durationDays * DAY_MS;
+    const lo = new Date(Math.max(this.#startWall - 2 * DAY_MS, fromMs - slack));
+    const hi = new Date(Math.min(8.64e15, toMs + 2 * DAY_MS));
+    if (hi.getTime() < lo.getTime()) return [];
+    // A window far from the start gets a set that skips the periods before it.
+    const set = lo.getTime() - this.#startWall > 60 * DAY_MS ? this.#build(lo.getTime()) : this.#set;
+    return set
+      .between(lo, hi, true)
+      .map((d) => this.#occurrence(d, calendarZone))
+      .filter((o) => o.startMs < toMs && o.endMs > fromMs);
+  }
+
+  /** The first `limit` occurrences whose start is after `afterMs` (exclusive), in start order. */
+  after(afterMs: number, limit: number, calendarZone: string): Occurrence[] {
+    const out: Occurrence[] = [];
+    let cursor = new Date(Math.max(this.#startWall - 2 * DAY_MS, afterMs - 2 * DAY_MS));
+    while (out.length < limit) {
+      const batch = this.#set.between(cursor, new Date(cursor.getTime() + 400 * DAY_MS), true);
+      if (batch.length === 0) {
+        const next = this.#set.after(new Date(cursor.getTime() + 400 * DAY_MS), true);
+        if (!next) break;
+        cursor = new Date(next.getTime() - 1);
+        continue;
+      }
+      for (const d of batch) {
+        const o = this.#occurrence(d, calendarZone);
+        if (o.startMs > afterMs && out.length < limit && !out.some((x) => x.startMs === o.startMs)) out.push(o);
+      }
+      cursor = new Date(batch[batch.length - 1].getTime() + 1);
+    }
+    return out;
+  }
+
+  /** The end of the last occurrence, or OPEN_END for a series without an end. */
+  lastEnd(calendarZone: string): number {
+    if (this.#openEnded) return OPEN_END;
+    const all = this.#set.all((_, i) => i < FINITE_SCAN);
+    if (all.length >= FINITE_SCAN) return OPEN_END;
+    if (all.length === 0) return this.#occurrence(new Date(0), calendarZone).endMs;
+    return Math.max(...all.slice(-50).map((d) => this.#occurrence(d, calendarZone).endMs));
+  }
+
+  /** Whether `originalStart` is one of the occurrences (an instance id names a real instance). */
+  has(originalStartMs: number, calendarZone: string): boolean {
+    return this.between(originalStartMs - 1, originalStartMs + 1, calendarZone, false).some((o) => o.startMs === originalStartMs);
+  }
+}

@@ -1,0 +1,279 @@
+// The read side of events: get, list (stored rows, or instances expanded inside the requested window), sync lists
+// from a sync token, and the instances of one series (expanded lazily page by page).
+import { sql, type Kysely } from 'kysely';
+import { decodePageToken, encodePageToken } from '../../core/google/index.ts';
+import type { ServiceContext } from '../../core/service.ts';
+import { badRequest, fullSyncRequired } from './domain/errors.ts';
+import type { EventDoc } from './domain/event.ts';
+import { instanceDoc, originalKey, seriesOf } from './domain/instances.ts';
+import { instanceStamp } from './domain/times.ts';
+import type { ListQuery, Query } from './domain/params.ts';
+import { boolParam, intParam, strParam, timeParam, zoneParam } from './domain/params.ts';
+import { etagOf, renderEvent, type View } from './domain/render.ts';
+import { makeSyncToken, readSyncToken } from './domain/sync-token.ts';
+import { DAY_MS } from './domain/zone.ts';
+import type { CalendarRow, CalendarStore, EventRow } from './store.ts';
+
+/** How far past now (or timeMin) an open-ended series is expanded when a list names no timeMax. */
+export const EXPANSION_HORIZON_MS = 366 * DAY_MS;
+
+/** One listed event; an instance's document is built only if it lands on the page. */
+interface Item {
+  id: string;
+  etag: string;
+  startMs: number;
+  updatedMs: number;
+  doc?: EventDoc;
+  make?: () => EventDoc;
+}
+
+const docOf = (i: Item): EventDoc => (i.doc ??= i.make!());
+
+export interface EventsPage {
+  items: Record<string, unknown>[];
+  nextPageToken?: string;
+  nextSyncToken?: string;
+  updated: string;
+  etag: string;
+}
+
+export class Reader {
+  readonly #ctx: ServiceContext;
+  readonly #store: CalendarStore;
+
+  constructor(ctx: ServiceContext, store: CalendarStore) {
+    this.#ctx = ctx;
+    this.#store = store;
+  }
+
+  view(calendar: CalendarRow, zone?: string, maxAttendees?: number): View {
+    return { calendarId: calendar.id, zone: zone ?? calendar.doc.timeZone, requestedZone: zone, baseUrl: this.#ctx.baseUrl, maxAttendees };
+  }
+
+  async list(calendar: CalendarRow, lq: ListQuery, rawQuery: Query): Promise<EventsPage> {
+    const view = this.view(calendar, lq.timeZone, lq.maxAttendees);
+    const { pageToken: _p, maxResults: _m, ...shapeQuery } = rawQuery;
+    const queryKey = `${calendar.id}\u0000${JSON.stringify(shapeQuery)}`;
+    const shape = JSON.stringify([lq.singleEvents, [...lq.eventTypes].sort()]);
+    const cursor = lq.pageToken !== undefined ? decodePageToken<{ snap: number; at: unknown }>(lq.pageToken, queryKey) : undefined;
+    const snap = cursor?.snap ?? calendar.changeSeq;
+    let items: Item[];
+    let more: unknown;
+    if (lq.syncToken !== undefined) {
+      const since = readSyncToken(lq.syncToken, calendar.id, shape);
+      if (since < calendar.syncFloor || since > calendar.changeSeq) throw fullSyncRequired();
+      ({ items, more } = await this.#changes(calendar, lq, since, snap, cursor?.at as [number, number] | undefined));
+    } else if (lq.singleEvents) {
+      ({ items, more } = await this.#expanded(calendar, lq, snap, (cursor?.at as number | undefined) ?? 0));
+    } else {
+      ({ items, more } = await this.#stored(calendar, lq, snap, cursor?.at as [number, string] | undefined));
+    }
+    const page: EventsPage = {
+      items: items.map((i) => renderEvent(docOf(i), i.etag, view)),
+      updated: new Date(Math.max(0, ...items.map((i) => i.updatedMs))).toISOString(),
+      etag: etagOf(snap, 1),
+    };
+    if (more !== undefined) page.nextPageToken = encodePageToken({ snap, at: more }, queryKey);
+    else page.nextSyncToken = makeSyncToken(calendar.id, snap, shape);
+    return page;
+  }
+
+  #filters(lq: ListQuery) {
+    return <Q extends { where: (...a: any[]) => any }>(query: Q): Q => {
+      let q: any = query;
+      if (lq.iCalUID !== undefined) q = q.where('ical_uid', '=', lq.iCalUID);
+      if (lq.eventTypes.length > 0) q = q.where('event_type', 'in', lq.eventTypes);
+      for (const term of (lq.q ?? '').toLowerCase().split(/\s+/).filter(Boolean)) {
+        q = q.where(sql`search`, 'like', `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      }
+      if (lq.updatedMin !== undefined) q = q.where('updated_at', '>=', lq.updatedMin);
+      // Deleted events show with showDeleted, and always in an updatedMin list (deleted since then).
+      if (!lq.showDeleted && lq.updatedMin === undefined) {
+        q = lq.singleEvents ? q.where('status', '<>', 'cancelled') : q.where((eb: any) => eb.or([eb('status', '<>', 'cancelled'), eb('recurring_event_id', 'is not', null)]));
+      }
+      return q as Q;
+    };
+  }
+
+  #propertiesMatch(lq: ListQuery, doc: EventDoc): boolean {
+    const priv = doc.extendedProperties?.private ?? {};
+    const shared = doc.extendedProperties?.shared ?? {};
+    return lq.privateProperties.every(([k, v]) => priv[k] === v) && lq.sharedProperties.every(([k, v]) => shared[k] === v);
+  }
+
+  /** Stored rows (series unexpanded), keyset-paged on (start or updated, id). Pages may be short after filtering. */
+  async #stored(calendar: CalendarRow, lq: ListQuery, snap: number, after: [number, string] | undefined): Promise<{ items: Item[]; more: unknown }> {
+    const sortColumn = lq.orderBy === 'updated' ? 'updated_at' : 'start_ms';
+    let q = this.#filters(lq)(this.#store.listQuery(this.#ctx.kysely, calendar.id));
+    if (lq.timeMax !== undefined) q = q.where('start_ms', '<', lq.timeMax);
+    if (lq.timeMin !== undefined) q = q.where('end_ms', '>', lq.timeMin);
+    if (after) q = q.where((eb: any) => eb.or([eb(sortColumn, '>', after[0]), eb.and([eb(sortColumn, '=', after[0]), eb('event_id', '>', after[1])])]));
+    const rows = await q.orderBy(sortColumn).orderBy('event_id').limit(lq.maxResults + 1).execute();
+    const page = rows.slice(0, lq.maxResults);
+    // Rows changed after the first page's snapshot are left to the sync that follows (filtered here, not in SQL, so the
+    // planner keeps to the span index).
+    const items = page.map((r: any) => toRow(r)).filter((r) => r.changeSeq <= snap && this.#propertiesMatch(lq, r.doc)).map(itemOf);
+    const last: any = page[page.length - 1];
+    return { items, more: rows.length > lq.maxResults ? [Number(last[sortColumn]), last.event_id] : undefined };
+  }
+
+  /**
+   * Changed rows since a sync token, in change order. With singleEvents a changed series is given as its instances
+   * (from its start to the expansion horizon); the cursor is then the change number and how many items of that row
+   * earlier pages carried.
+   */
+  async #changes(calendar: CalendarRow, lq: ListQuery, since: number, snap: number, after: [number, number] | undefined): Promise<{ items: Item[]; more: unknown }> {
+    const [fromSeq, skip] = after ?? [since + 1, 0];
+    let q = this.#store.changesQuery(this.#ctx.kysely, calendar.id, fromSeq - 1).where('change_seq', '<=', snap);
+    if (lq.eventTypes.length > 0) q = q.where('event_type', 'in', lq.eventTypes);
+    const rows = (await q.orderBy('change_seq').limit(lq.maxResults + 1).execute()).map(toRow);
+    const items: Item[] = [];
+    for (const row of rows) {
+      const produced = lq.singleEvents && docOfRow(row).recurrence ? await this.#allInstances(calendar, row) : [itemOf(row)];
+      const start = row.changeSeq === fromSeq ? skip : 0;
+      for (let i = start; i < produced.length; i++) {
+        if (items.length === lq.maxResults) return { items, more: [row.changeSeq, i] };
+        items.push(produced[i]);
+      }
+    }
+    return { items, more: undefined };
+  }
+
+  /** Every instance of a series up to the expansion horizon, exceptions in place (for sync lists with singleEvents). */
+  async #allInstances(calendar: CalendarRow, row: EventRow): Promise<Item[]> {
+    const zone = calendar.doc.timeZone;
+    const master = docOfRow(row);
+    const series = seriesOf(calendar.id, master, zone);
+    const to = Math.max(row.startMs, this.#ctx.clock.now()) + EXPANSION_HORIZON_MS;
+    const exceptions = new Map((await this.#store.exceptions(this.#ctx.kysely, calendar.id, master.id)).map((e) => [originalKey(e.doc.originalStartTime!), e]));
+    return series.between(row.startMs - 1, to, zone).map((occ) => {
+      const ex = exceptions.get(originalKey(occ.start));
+      if (ex) return itemOf(ex);
+      const doc = instanceDoc(master, occ);
+      return { id: doc.id, etag: etagOf(row.changeSeq), startMs: occ.startMs, updatedMs: row.updatedAt, doc: master.status === 'cancelled' ? { ...doc, status: 'cancelled' } : doc };
+    });
+  }
+
+  /** Single events and the instances of every series inside the window, offset-paged. */
+  async #expanded(calendar: CalendarRow, lq: ListQuery, snap: number, offset: number): Promise<{ items: Item[]; more: unknown }> {
+    const zone = calendar.doc.timeZone;
+    const db = this.#ctx.kysely;
+    const from = lq.timeMin;
+    const seriesTo = lq.timeMax ?? Math.max(from ?? 0, this.#ctx.clock.now()) + EXPANSION_HORIZON_MS;
+    const filter = this.#filters(lq);
+    const current = (r: EventRow) => r.changeSeq <= snap;
+    // A single event overlapping the window starts at most the calendar's longest span before it.
+    const singleFrom = from === undefined ? undefined : from - calendar.longestMs - 1;
+    let singlesQuery = filter(this.#store.spanQuery(db, calendar.id, false, from, lq.timeMax));
+    if (singleFrom !== undefined) singlesQuery = singlesQuery.where('start_ms', '>', singleFrom);
+    const properties = lq.privateProperties.length + lq.sharedProperties.length > 0;
+    // Ordered by start, a page can only hold singles among the first offset + maxResults of them (plus the rows of
+    // later changes, which are skipped): the rest of a busy window is never read.
+    if (lq.orderBy !== 'updated' && !properties) singlesQuery = singlesQuery.orderBy('start_ms').orderBy('event_id').limit(offset + lq.maxResults + 1 + (calendar.changeSeq - snap));
+    const singles = (await singlesQuery.execute()).map(toRow).filter(current);
+    const masters = (await filter(this.#store.spanQuery(db, calendar.id, true, from, seriesTo)).execute()).map(toRow).filter(current);
+    const items: Item[] = singles.filter((r) => !properties || this.#propertiesMatch(lq, docOfRow(r))).map(itemOf);
+    if (masters.length > 0) {
+      const overridden = await this.#overridden(db, calendar.id, from, seriesTo);
+      for (const m of masters) {
+        const master = docOfRow(m);
+        if (!this.#propertiesMatch(lq, master)) continue;
+        const series = seriesOf(calendar.id, master, zone);
+        const etag = etagOf(m.changeSeq);
+        for (const occ of series.between(from ?? -8.64e15, seriesTo, zone)) {
+          if (overridden.has(`${master.id}\u0000${originalKey(occ.start)}`)) continue;
+          items.push({ id: `${master.id}_${instanceStamp(occ.start)}`, etag, startMs: occ.startMs, updatedMs: m.updatedAt, make: () => instanceDoc(master, occ) });
+        }
+      }
+    }
+    if (lq.orderBy === 'updated') items.sort((a, b) => a.updatedMs - b.updatedMs || cmp(a.id, b.id));
+    else items.sort((a, b) => a.startMs - b.startMs || cmp(a.id, b.id));
+    const page = items.slice(offset, offset + lq.maxResults);
+    return { items: page, more: offset + lq.maxResults < items.length ? offset + lq.maxResults : undefined };
+  }
+
+  /** Original starts that an exception replaces, as `<seriesId>\0<originalKey>`. */
+  async #overridden(db: Kysely<any>, calendarId: string, from: number | undefined, to: number): Promise<Set<string>> {
+    let q = db
+      .selectFrom('calendar_events')
+      .select(['recurring_event_id', 'original_start_ms'])
+      .where('calendar_id', '=', calendarId)
+      .where('recurring_event_id', 'is not', null)
+      .where('original_start_ms', '<', to + 2 * DAY_MS);
+    if (from !== undefined) q = q.where('original_start_ms', '>', from - 400 * DAY_MS);
+    const rows = await q.execute();
+    return new Set(rows.map((r: any) => `${r.recurring_event_id}\u0000${Number(r.original_start_ms)}`));
+  }
+
+  /** instances: the occurrences of one series in start order, with exceptions in place, paged by original start. */
+  async instances(calendar: CalendarRow, master: EventRow, query: Query): Promise<EventsPage> {
+    const maxResults = Math.min(intParam(query, 'maxResults', 1, Number.MAX_SAFE_INTEGER) ?? 250, 2500);
+    const timeMin = timeParam(query, 'timeMin');
+    const timeMax = timeParam(query, 'timeMax');
+    const originalStart = timeParam(query, 'originalStart');
+    const showDeleted = boolParam(query, 'showDeleted');
+    const zone = zoneParam(query);
+    const maxAttendees = intParam(query, 'maxAttendees', 1, 1_000_000);
+    const pageToken = strParam(query, 'pageToken', 4096);
+    const { pageToken: _p, maxResults: _m, ...shapeQuery } = query;
+    const queryKey = `${calendar.id}/${master.doc.id}\u0000${JSON.stringify(shapeQuery)}`;
+    const view = this.view(calendar, zone, maxAttendees);
+    const page: EventsPage = { items: [], updated: master.doc.updated, etag: etagOf(master.changeSeq, 1) };
+    if (!master.doc.recurrence) return page;
+    const calendarZone = calendar.doc.timeZone;
+    const series = seriesOf(calendar.id, master.doc, calendarZone);
+    const exceptions = new Map((await this.#store.exceptions(this.#ctx.kysely, calendar.id, master.doc.id)).map((e) => [originalKey(e.doc.originalStartTime!), e]));
+    const duration = master.endMs === master.startMs ? 0 : Math.max(0, whenSpan(master.doc));
+    let cursor = pageToken !== undefined ? decodePageToken<number>(pageToken, queryKey) : (timeMin !== undefined ? timeMin - duration - 1 : -8.64e15);
+    if (originalStart !== undefined) cursor = originalStart - 1;
+    const items: Item[] = [];
+    let more: number | undefined;
+    let lastIncluded = cursor;
+    scan: for (;;) {
+      const batch = series.after(cursor, maxResults + 1, calendarZone);
+      for (const occ of batch) {
+        if (timeMax !== undefined && occ.startMs >= timeMax) break scan;
+        if (originalStart !== undefined && occ.startMs !== originalStart) break scan;
+        cursor = occ.startMs;
+        if (timeMin !== undefined && occ.endMs <= timeMin) continue;
+        const ex = exceptions.get(originalKey(occ.start));
+        const doc = ex ? ex.doc : instanceDoc(master.doc, occ);
+        const item: Item = { id: doc.id, etag: etagOf(ex ? ex.changeSeq : master.changeSeq), startMs: occ.startMs, updatedMs: master.updatedAt, doc };
+        if (master.doc.status === 'cancelled') item.doc = { ...doc, status: 'cancelled' };
+        if (item.doc!.status === 'cancelled' && !showDeleted) continue;
+        if (items.length === maxResults) {
+          more = lastIncluded;
+          break scan;
+        }
+        items.push(item);
+        lastIncluded = occ.startMs;
+      }
+      if (batch.length <= maxResults) break;
+    }
+    if (originalStart !== undefined && items.length === 0) throw badRequest('No instance starts at originalStart.', 'originalStart');
+    page.items = items.map((i) => renderEvent(docOf(i), i.etag, view));
+    if (more !== undefined) page.nextPageToken = encodePageToken(more, queryKey);
+    return page;
+  }
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** A row whose JSON document is parsed on first use (a window may hold thousands of rows for one page). */
+type LazyRow = EventRow & { raw?: string; id: string };
+const toRow = (r: any): LazyRow => {
+  const row = { calendarId: r.calendar_id, raw: r.doc as string, id: r.event_id as string, startMs: Number(r.start_ms), endMs: Number(r.end_ms), changeSeq: Number(r.change_seq), updatedAt: Number(r.updated_at) } as LazyRow;
+  Object.defineProperty(row, 'doc', { get: () => docOfRow(row), enumerable: true });
+  return row;
+};
+const parsed = new WeakMap<object, EventDoc>();
+function docOfRow(r: EventRow & { raw?: string }): EventDoc {
+  if (r.raw === undefined) return r.doc;
+  let doc = parsed.get(r);
+  if (!doc) {
+    doc = JSON.parse(r.raw) as EventDoc;
+    parsed.set(r, doc);
+  }
+  return doc;
+}
+const itemOf = (r: EventRow & { id?: string }): Item => ({ id: r.id ?? r.doc.id, etag: etagOf(r.changeSeq), startMs: r.startMs, updatedMs: r.updatedAt, make: () => docOfRow(r) });
+const whenSpan = (doc: EventDoc) => (doc.start.dateTime && doc.end.dateTime ? Date.parse(doc.end.dateTime) - Date.parse(doc.start.dateTime) : (Date.parse(doc.end.date ?? '') - Date.parse(doc.start.date ?? '')) || DAY_MS);

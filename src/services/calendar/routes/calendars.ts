@@ -1,0 +1,70 @@
+// calendars.*, calendarList.list/get, acl.* and channels.stop.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { unimplemented } from '../../../core/google/index.ts';
+import type { ServiceContext } from '../../../core/service.ts';
+import { authenticate } from '../access.ts';
+import { renderCalendar, renderListEntry } from '../calendars.ts';
+import { colorsResource } from '../domain/colors.ts';
+import { notFound } from '../domain/errors.ts';
+import type { CalendarService } from '../wiring.ts';
+
+type P = { calendarId: string; ruleId: string };
+const p = (req: FastifyRequest) => req.params as P;
+const V3 = '/calendar/v3';
+
+export function calendarRoutes(app: FastifyInstance, ctx: ServiceContext, s: CalendarService): void {
+  app.post(`${V3}/calendars`, async (req) => renderCalendar(await s.admin.insert(await authenticate(req, ctx, 'manage'), req.body)));
+  app.get(`${V3}/calendars/:calendarId`, async (req) => {
+    const caller = await authenticate(req, ctx, 'read');
+    return renderCalendar((await s.calendars.resolve(caller, p(req).calendarId)).calendar);
+  });
+  for (const [method, partial] of [['put', false], ['patch', true]] as const) {
+    app[method](`${V3}/calendars/:calendarId`, async (req) => renderCalendar(await s.admin.update(await authenticate(req, ctx, 'manage'), p(req).calendarId, req.body, partial)));
+  }
+  app.delete(`${V3}/calendars/:calendarId`, async (req, reply) => {
+    await s.admin.delete(await authenticate(req, ctx, 'manage'), p(req).calendarId);
+    reply.code(204).send();
+  });
+  app.post(`${V3}/calendars/:calendarId/clear`, async (req, reply) => {
+    await s.admin.clear(await authenticate(req, ctx, 'manage'), p(req).calendarId);
+    reply.code(204).send();
+  });
+
+  app.get(`${V3}/users/me/calendarList`, async (req) => s.admin.list(await authenticate(req, ctx, 'read'), req.query as Record<string, unknown>));
+  app.get(`${V3}/users/me/calendarList/:calendarId`, async (req) => {
+    const caller = await authenticate(req, ctx, 'read');
+    const { calendar, role } = await s.calendars.resolve(caller, p(req).calendarId);
+    return renderListEntry(calendar, role);
+  });
+  const listWrites = unimplemented('Changing calendar list entries (calendarList.insert/update/patch/delete/watch)');
+  app.post(`${V3}/users/me/calendarList`, listWrites);
+  app.post(`${V3}/users/me/calendarList/watch`, listWrites);
+  app.put(`${V3}/users/me/calendarList/:calendarId`, listWrites);
+  app.patch(`${V3}/users/me/calendarList/:calendarId`, listWrites);
+  app.delete(`${V3}/users/me/calendarList/:calendarId`, listWrites);
+
+  app.get(`${V3}/calendars/:calendarId/acl`, async (req) => s.admin.aclList(await authenticate(req, ctx, 'read'), p(req).calendarId));
+  app.post(`${V3}/calendars/:calendarId/acl`, async (req) => s.admin.aclPut(await authenticate(req, ctx, 'manage'), p(req).calendarId, undefined, req.body, false));
+  app.post(`${V3}/calendars/:calendarId/acl/watch`, unimplemented('acl.watch'));
+  app.get(`${V3}/calendars/:calendarId/acl/:ruleId`, async (req) => s.admin.aclGet(await authenticate(req, ctx, 'read'), p(req).calendarId, p(req).ruleId));
+  for (const [method, partial] of [['put', false], ['patch', true]] as const) {
+    app[method](`${V3}/calendars/:calendarId/acl/:ruleId`, async (req) => s.admin.aclPut(await authenticate(req, ctx, 'manage'), p(req).calendarId, p(req).ruleId, req.body, partial));
+  }
+  app.delete(`${V3}/calendars/:calendarId/acl/:ruleId`, async (req, reply) => {
+    await s.admin.aclDelete(await authenticate(req, ctx, 'manage'), p(req).calendarId, p(req).ruleId);
+    reply.code(204).send();
+  });
+
+  app.get(`${V3}/colors`, async (req) => {
+    await authenticate(req, ctx, 'read');
+    return colorsResource('2012-02-14T00:00:00.000Z');
+  });
+
+  app.post(`${V3}/channels/stop`, async (req, reply) => {
+    const caller = await authenticate(req, ctx, 'read');
+    const body = (req.body ?? {}) as { id?: unknown; resourceId?: unknown };
+    const stopped = await ctx.db.write((tx) => s.watch.stop(tx, { service: 'calendar', ownerId: caller.principalId, id: body.id, resourceId: body.resourceId }));
+    if (!stopped) throw notFound();
+    reply.code(204).send();
+  });
+}

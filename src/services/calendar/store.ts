@@ -1,0 +1,267 @@
+// The calendar service's tables and queries. Every method takes the executor to run on: ctx.kysely for reads, the
+// unit of work's transaction for writes (so the reads that decide a write are atomic with it).
+import { sql, type Kysely } from 'kysely';
+import type { EventDoc } from './domain/event.ts';
+
+export interface CalendarDoc {
+  summary: string;
+  description?: string;
+  location?: string;
+  timeZone: string;
+  conferenceProperties?: { allowedConferenceSolutionTypes: string[] };
+}
+
+export interface CalendarRow {
+  id: string;
+  ownerId: string;
+  isPrimary: boolean;
+  doc: CalendarDoc;
+  changeSeq: number;
+  syncFloor: number;
+  version: number;
+  /** Longest span of a single event (or exception) the calendar has held. */
+  longestMs: number;
+}
+
+export interface EventRow {
+  calendarId: string;
+  doc: EventDoc;
+  startMs: number;
+  endMs: number;
+  changeSeq: number;
+  updatedAt: number;
+}
+
+export type Role = 'owner' | 'writer' | 'reader' | 'freeBusyReader';
+
+export interface AclRow {
+  calendarId: string;
+  scopeType: string;
+  scopeValue: string;
+  role: string;
+  version: number;
+}
+
+/** The span and series columns of an event row. */
+export interface EventSpan {
+  startMs: number;
+  endMs: number;
+  recurring: boolean;
+}
+
+const toCalendar = (r: any): CalendarRow => ({
+  id: r.id,
+  ownerId: r.owner_id,
+  isPrimary: Number(r.is_primary) === 1,
+  doc: JSON.parse(r.doc),
+  changeSeq: Number(r.change_seq),
+  syncFloor: Number(r.sync_floor),
+  version: Number(r.version),
+  longestMs: Number(r.longest_ms ?? 0),
+});
+
+export const toEvent = (r: any): EventRow => ({
+  calendarId: r.calendar_id,
+  doc: JSON.parse(r.doc),
+  startMs: Number(r.start_ms),
+  endMs: Number(r.end_ms),
+  changeSeq: Number(r.change_seq),
+  updatedAt: Number(r.updated_at),
+});
+
+const toAcl = (r: any): AclRow => ({ calendarId: r.calendar_id, scopeType: r.scope_type, scopeValue: r.scope_value, role: r.role, version: Number(r.version) });
+
+export const EVENT_COLUMNS = ['calendar_id', 'doc', 'start_ms', 'end_ms', 'change_seq', 'updated_at'] as const;
+
+export class CalendarStore {
+  // ---- calendars
+
+  async calendar(db: Kysely<any>, id: string): Promise<CalendarRow | undefined> {
+    const row = await db.selectFrom('calendar_calendars').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toCalendar(row) : undefined;
+  }
+
+  /** Calendars a principal owns, and those shared with an e-mail through the ACL (with the role). */
+  async calendarsOf(db: Kysely<any>, ownerId: string, email: string): Promise<Array<CalendarRow & { role: string }>> {
+    const owned = await db.selectFrom('calendar_calendars').selectAll().where('owner_id', '=', ownerId).execute();
+    const shared = await db
+      .selectFrom('calendar_acl')
+      .innerJoin('calendar_calendars', 'calendar_calendars.id', 'calendar_acl.calendar_id')
+      .selectAll('calendar_calendars')
+      .select('calendar_acl.role as role')
+      .where('calendar_acl.scope_type', '=', 'user')
+      .where('calendar_acl.scope_value', '=', email.toLowerCase())
+      .where('calendar_calendars.owner_id', '<>', ownerId)
+      .execute();
+    return [...owned.map((r) => ({ ...toCalendar(r), role: 'owner' })), ...shared.filter((r: any) => r.role !== 'none').map((r: any) => ({ ...toCalendar(r), role: r.role as string }))];
+  }
+
+  async insertCalendar(db: Kysely<any>, row: Omit<CalendarRow, 'changeSeq' | 'syncFloor' | 'longestMs'>, now: number): Promise<boolean> {
+    const result = await db
+      .insertInto('calendar_calendars')
+      .values({ id: row.id, owner_id: row.ownerId, is_primary: row.isPrimary ? 1 : 0, doc: JSON.stringify(row.doc), change_seq: 0, sync_floor: 0, version: row.version, created_at: now })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async updateCalendar(db: Kysely<any>, id: string, doc: CalendarDoc, version: number): Promise<void> {
+    await db.updateTable('calendar_calendars').set({ doc: JSON.stringify(doc), version }).where('id', '=', id).execute();
+  }
+
+  async deleteCalendar(db: Kysely<any>, id: string): Promise<void> {
+    await db.deleteFrom('calendar_events').where('calendar_id', '=', id).execute();
+    await db.deleteFrom('calendar_acl').where('calendar_id', '=', id).execute();
+    await db.deleteFrom('calendar_calendars').where('id', '=', id).execute();
+  }
+
+  /**
+   * Takes the calendar's next change number (locks the calendar row for the rest of the unit) and raises its longest
+   * event span to `spanMs`.
+   */
+  async nextChange(db: Kysely<any>, calendarId: string, spanMs = 0): Promise<number> {
+    const row = await db
+      .updateTable('calendar_calendars')
+      .set((eb) => ({
+        change_seq: eb('change_seq', '+', 1),
+        longest_ms: eb.case().when('longest_ms', '<', spanMs).then(spanMs).else(eb.ref('longest_ms')).end(),
+      }))
+      .where('id', '=', calendarId)
+      .returning('change_seq')
+      .executeTakeFirstOrThrow();
+    return Number(row.change_seq);
+  }
+
+  /** Empties a calendar's events; sync tokens from before are no longer valid. */
+  async clearEvents(db: Kysely<any>, calendarId: string): Promise<void> {
+    const seq = await this.nextChange(db, calendarId);
+    await db.deleteFrom('calendar_events').where('calendar_id', '=', calendarId).execute();
+    await db.updateTable('calendar_calendars').set({ sync_floor: seq }).where('id', '=', calendarId).execute();
+  }
+
+  // ---- access control
+
+  async aclRule(db: Kysely<any>, calendarId: string, scopeType: string, scopeValue: string): Promise<AclRow | undefined> {
+    const row = await db
+      .selectFrom('calendar_acl')
+      .selectAll()
+      .where('calendar_id', '=', calendarId)
+      .where('scope_type', '=', scopeType)
+      .where('scope_value', '=', scopeValue)
+      .executeTakeFirst();
+    return row ? toAcl(row) : undefined;
+  }
+
+  async aclRules(db: Kysely<any>, calendarId: string): Promise<AclRow[]> {
+    const rows = await db.selectFrom('calendar_acl').selectAll().where('calendar_id', '=', calendarId).orderBy('scope_type').orderBy('scope_value').execute();
+    return rows.map(toAcl);
+  }
+
+  async putAclRule(db: Kysely<any>, rule: AclRow): Promise<void> {
+    await db
+      .insertInto('calendar_acl')
+      .values({ calendar_id: rule.calendarId, scope_type: rule.scopeType, scope_value: rule.scopeValue, role: rule.role, version: rule.version })
+      .onConflict((oc) => oc.columns(['calendar_id', 'scope_type', 'scope_value']).doUpdateSet({ role: rule.role, version: rule.version }))
+      .execute();
+  }
+
+  async deleteAclRule(db: Kysely<any>, calendarId: string, scopeType: string, scopeValue: string): Promise<boolean> {
+    const r = await db
+      .deleteFrom('calendar_acl')
+      .where('calendar_id', '=', calendarId)
+      .where('scope_type', '=', scopeType)
+      .where('scope_value', '=', scopeValue)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
+  // ---- events
+
+  async event(db: Kysely<any>, calendarId: string, eventId: string): Promise<EventRow | undefined> {
+    const row = await db.selectFrom('calendar_events').select(EVENT_COLUMNS).where('calendar_id', '=', calendarId).where('event_id', '=', eventId).executeTakeFirst();
+    return row ? toEvent(row) : undefined;
+  }
+
+  async eventByUid(db: Kysely<any>, calendarId: string, icalUid: string): Promise<EventRow | undefined> {
+    const row = await db
+      .selectFrom('calendar_events')
+      .select(EVENT_COLUMNS)
+      .where('calendar_id', '=', calendarId)
+      .where('ical_uid', '=', icalUid)
+      .where('recurring_event_id', 'is', null)
+      .executeTakeFirst();
+    return row ? toEvent(row) : undefined;
+  }
+
+  async putEvent(db: Kysely<any>, calendarId: string, doc: EventDoc, span: EventSpan, changeSeq: number, search: string, now: number): Promise<void> {
+    const values = {
+      ical_uid: doc.iCalUID,
+      status: doc.status,
+      event_type: doc.eventType,
+      recurring: span.recurring ? 1 : 0,
+      recurring_event_id: doc.recurringEventId ?? null,
+      original_start_ms: doc.originalStartTime ? originalMs(doc) : null,
+      start_ms: span.startMs,
+      end_ms: span.endMs,
+      updated_at: Date.parse(doc.updated),
+      change_seq: changeSeq,
+      search,
+      doc: JSON.stringify(doc),
+    };
+    await db
+      .insertInto('calendar_events')
+      .values({ calendar_id: calendarId, event_id: doc.id, created_at: now, ...values })
+      .onConflict((oc) => oc.columns(['calendar_id', 'event_id']).doUpdateSet(values))
+      .execute();
+  }
+
+  /** Exceptions (modified or cancelled instances) of a series. */
+  async exceptions(db: Kysely<any>, calendarId: string, seriesId: string): Promise<EventRow[]> {
+    const rows = await db.selectFrom('calendar_events').select(EVENT_COLUMNS).where('calendar_id', '=', calendarId).where('recurring_event_id', '=', seriesId).execute();
+    return rows.map(toEvent);
+  }
+
+  /** Exceptions of any of these series (one query for a page of instances). */
+  async exceptionsOf(db: Kysely<any>, calendarId: string, seriesIds: string[]): Promise<EventRow[]> {
+    if (seriesIds.length === 0) return [];
+    const out: EventRow[] = [];
+    for (let i = 0; i < seriesIds.length; i += 500) {
+      const rows = await db
+        .selectFrom('calendar_events')
+        .select(EVENT_COLUMNS)
+        .where('calendar_id', '=', calendarId)
+        .where('recurring_event_id', 'in', seriesIds.slice(i, i + 500))
+        .execute();
+      out.push(...rows.map(toEvent));
+    }
+    return out;
+  }
+
+  /** Rows whose span meets [fromMs, toMs): single events (and exceptions), or series masters. */
+  spanQuery(db: Kysely<any>, calendarId: string, recurring: boolean, fromMs: number | undefined, toMs: number | undefined) {
+    let q = db.selectFrom('calendar_events').select([...EVENT_COLUMNS, 'event_id']).where('calendar_id', '=', calendarId).where('recurring', '=', recurring ? 1 : 0);
+    if (toMs !== undefined) q = q.where('start_ms', '<', toMs);
+    if (fromMs !== undefined) q = q.where('end_ms', '>', fromMs);
+    return q;
+  }
+
+  /** Rows changed after `afterSeq` (sync). */
+  changesQuery(db: Kysely<any>, calendarId: string, afterSeq: number) {
+    return db.selectFrom('calendar_events').select(EVENT_COLUMNS).where('calendar_id', '=', calendarId).where('change_seq', '>', afterSeq);
+  }
+
+  /** Base query of events.list without expansion (filters are added by the caller). */
+  listQuery(db: Kysely<any>, calendarId: string) {
+    return db.selectFrom('calendar_events').select([...EVENT_COLUMNS, 'event_id']).where('calendar_id', '=', calendarId);
+  }
+
+  async countEvents(db: Kysely<any>, calendarId: string): Promise<number> {
+    const row = await db.selectFrom('calendar_events').select(sql<number>`count(*)`.as('n')).where('calendar_id', '=', calendarId).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+}
+
+function originalMs(doc: EventDoc): number {
+  const o = doc.originalStartTime!;
+  return o.date !== undefined ? Date.parse(`${o.date}T00:00:00Z`) : Date.parse(o.dateTime!);
+}

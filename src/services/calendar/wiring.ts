@@ -1,0 +1,39 @@
+// One set of the service's objects per context (the routes and the job handler share them).
+import { WatchChannels } from '../../core/google/watch-channels.ts';
+import type { ServiceContext } from '../../core/service.ts';
+import { Calendars } from './access.ts';
+import { CalendarAdmin } from './calendars.ts';
+import { Events } from './events.ts';
+import { Invitations } from './invitations.ts';
+import { Reader } from './reader.ts';
+import { CalendarStore } from './store.ts';
+
+export interface CalendarService {
+  store: CalendarStore;
+  calendars: Calendars;
+  admin: CalendarAdmin;
+  events: Events;
+  reader: Reader;
+  watch: WatchChannels;
+}
+
+const built = new WeakMap<ServiceContext, CalendarService>();
+
+export function serviceOf(ctx: ServiceContext): CalendarService {
+  let s = built.get(ctx);
+  if (!s) {
+    const store = new CalendarStore();
+    const calendars = new Calendars(ctx, store);
+    const watch = new WatchChannels(ctx.outbox, ctx.clock);
+    s = {
+      store,
+      calendars,
+      admin: new CalendarAdmin(ctx, store, calendars),
+      events: new Events(ctx, store, calendars, watch, new Invitations(ctx)),
+      reader: new Reader(ctx, store),
+      watch,
+    };
+    built.set(ctx, s);
+  }
+  return s;
+}
