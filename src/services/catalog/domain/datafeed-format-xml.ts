@@ -1,0 +1,75 @@
+// XML feeds: RSS 2.0 (`<item>`s) or Atom 1.0 (`<entry>`s) with attributes in the g: namespace
+// (http://base.google.com/ns/1.0). Grouped attributes (shipping, tax) come as sub-elements.
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { normaliseAttributeName } from './datafeed-format-attributes.ts';
+import { feedIssue, type FeedReading, type RawEntry } from './datafeed-format-types.ts';
+
+const parser = new XMLParser({ removeNSPrefix: true, ignoreAttributes: false, parseTagValue: false, trimValues: true, processEntities: true });
+
+type Node = string | { [key: string]: Node | Node[] };
+
+/** Text of an element: its content, or for Atom's `<link href="..."/>` the address. */
+function textOf(node: Node): string | undefined {
+  if (typeof node === 'string') return node;
+  if (typeof node['#text'] === 'string') return node['#text'];
+  if (typeof node['@_href'] === 'string') return node['@_href'];
+  return undefined;
+}
+
+function entriesOf(item: Record<string, Node | Node[]>): RawEntry[] {
+  const entries: RawEntry[] = [];
+  for (const [key, raw] of Object.entries(item)) {
+    if (key.startsWith('@_') || key === '#text') continue;
+    const name = normaliseAttributeName(key);
+    for (const node of Array.isArray(raw) ? raw : [raw]) {
+      const value = textOf(node);
+      if (value !== undefined) {
+        entries.push({ name, value });
+      } else if (typeof node === 'object') {
+        const parts: Record<string, string> = {};
+        for (const [sub, child] of Object.entries(node)) {
+          const childText = Array.isArray(child) ? undefined : textOf(child);
+          if (!sub.startsWith('@_') && childText !== undefined) parts[normaliseAttributeName(sub)] = childText;
+        }
+        entries.push({ name, value: parts });
+      }
+    }
+  }
+  return entries;
+}
+
+/** Line numbers of the item elements, in document order (the parser keeps no positions). */
+function itemLines(body: string, tag: string): number[] {
+  const lines: number[] = [];
+  const pattern = new RegExp(`<(?:[A-Za-z_][\\w.-]*:)?${tag}[\\s>/]`, 'g');
+  let line = 1;
+  let from = 0;
+  for (let m = pattern.exec(body); m; m = pattern.exec(body)) {
+    for (let i = from; i < m.index; i++) if (body.charCodeAt(i) === 10) line++;
+    from = m.index;
+    lines.push(line);
+  }
+  return lines;
+}
+
+export function readXml(body: string): FeedReading {
+  const valid = XMLValidator.validate(body);
+  if (valid !== true) {
+    return { items: [], issues: [feedIssue('error', 'parse/invalid_xml', 'Invalid XML', valid.err.msg, valid.err.line)] };
+  }
+  const doc = parser.parse(body) as Record<string, any>;
+  const rssItems = doc.rss?.channel?.item;
+  const atomItems = doc.feed?.entry;
+  const tag = rssItems !== undefined ? 'item' : 'entry';
+  const raw = rssItems ?? atomItems;
+  if (raw === undefined) {
+    const found = doc.rss ? 'an RSS channel without items' : doc.feed ? 'an Atom feed without entries' : 'neither RSS nor Atom';
+    return { items: [], issues: [feedIssue('error', 'parse/no_items', 'No items in feed', `The document is ${found}`, 0)] };
+  }
+  const lines = itemLines(body, tag);
+  const items = (Array.isArray(raw) ? raw : [raw]).map((item: Node, i: number) => ({
+    lineNumber: lines[i] ?? 0,
+    entries: typeof item === 'object' ? entriesOf(item as Record<string, Node | Node[]>) : [],
+  }));
+  return { items, issues: [] };
+}

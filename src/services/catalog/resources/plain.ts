@@ -1,0 +1,220 @@
+// The plain resources of a merchant: each is a declaration (id, wire type, methods, rules); special behaviour is a hook.
+import type { Operation } from '../layer/operation.ts';
+import { defineResource, type ResourceSpec } from '../layer/resource.ts';
+import { badRequest, country, httpUrl, language, maxLength, oneOf, price, requireValue } from '../wire/rules.ts';
+import { WIRE_TYPES } from '../wire/types.ts';
+
+const ITEM_CONDITIONS = ['NEW', 'USED'];
+const RETURN_METHODS = ['BY_MAIL', 'IN_STORE', 'AT_A_KIOSK'];
+
+export const regions: ResourceSpec = {
+  name: 'regions',
+  idParam: 'regionId',
+  idField: 'regionId',
+  wire: 'Region',
+  methods: ['create', 'get', 'list', 'patch', 'delete'],
+  id: { from: 'query', param: 'regionId' },
+  unique: true,
+  list: { field: 'regions', paging: 'pageSize' },
+  maxLengths: { displayName: 100 },
+  derive(doc, w) {
+    doc.merchantId = w.merchantId;
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(doc.regionId)) throw badRequest(`Invalid regionId ${JSON.stringify(doc.regionId)}: 1 to 64 letters, digits, - or _.`);
+    const postal = doc.postalCodeArea;
+    const geo = doc.geotargetArea;
+    if ((postal === undefined) === (geo === undefined)) throw badRequest('A region is defined by exactly one of postalCodeArea and geotargetArea.');
+    if (postal) {
+      country(postal.regionCode, 'region.postalCodeArea.regionCode', true);
+      requireValue(postal.postalCodes, 'region.postalCodeArea.postalCodes');
+      postal.postalCodes.forEach((r: { begin?: string; end?: string }, i: number) => {
+        requireValue(r.begin, `region.postalCodeArea.postalCodes[${i}].begin`);
+        if (r.end !== undefined && r.end < r.begin!) throw badRequest(`region.postalCodeArea.postalCodes[${i}]: end comes before begin.`);
+      });
+    } else {
+      requireValue(geo.geotargetCriteriaIds, 'region.geotargetArea.geotargetCriteriaIds');
+      if (!geo.geotargetCriteriaIds.every((id: string) => /^\d+$/.test(id))) throw badRequest('region.geotargetArea.geotargetCriteriaIds must be numeric criteria ids.');
+    }
+    // Output-only eligibility: postal areas serve both; geotargets are not usable for shipping.
+    doc.regionalInventoryEligible = true;
+    doc.shippingEligible = postal !== undefined;
+  },
+};
+
+export const returnAddress: ResourceSpec = {
+  name: 'returnaddress',
+  idParam: 'returnAddressId',
+  idField: 'returnAddressId',
+  wire: 'ReturnAddress',
+  kind: 'content#returnAddress',
+  methods: ['insert', 'get', 'list', 'delete'],
+  id: { from: 'generated' },
+  required: ['label', 'country', 'phoneNumber', 'address', 'address.streetAddress', 'address.locality', 'address.postalCode', 'address.country'],
+  maxLengths: { label: 100, phoneNumber: 32, 'address.recipientName': 100, 'address.locality': 100, 'address.region': 100, 'address.postalCode': 32 },
+  list: { field: 'resources', kind: 'content#returnaddressListResponse', paging: 'maxResults', filter: (doc, q) => q.country === undefined || doc.country === q.country },
+  validate(doc) {
+    country(doc.country, 'returnAddress.country');
+    country(doc.address.country, 'returnAddress.address.country');
+  },
+  batch: { body: 'returnAddress', methods: ['insert', 'get', 'delete'] },
+};
+
+export const returnPolicy: ResourceSpec = {
+  name: 'returnpolicy',
+  idParam: 'returnPolicyId',
+  idField: 'returnPolicyId',
+  wire: 'ReturnPolicy',
+  kind: 'content#returnPolicy',
+  methods: ['insert', 'get', 'list', 'delete'],
+  id: { from: 'generated' },
+  required: ['label', 'country', 'name', 'policy', 'policy.type'],
+  maxLengths: { label: 50, name: 100 },
+  list: { field: 'resources', kind: 'content#returnpolicyListResponse', paging: 'none' },
+  validate(doc) {
+    country(doc.country, 'returnPolicy.country');
+    oneOf(doc.policy.type, ['numberOfDaysAfterDelivery', 'noReturns', 'lifetimeReturns'], 'returnPolicy.policy.type');
+    if (doc.policy.type === 'numberOfDaysAfterDelivery') {
+      requireValue(doc.policy.numberOfDays, 'returnPolicy.policy.numberOfDays');
+      if (!/^\d+$/.test(String(doc.policy.numberOfDays))) throw badRequest('returnPolicy.policy.numberOfDays must be a whole number of days.');
+    }
+    price(doc.returnShippingFee, 'returnPolicy.returnShippingFee');
+  },
+  batch: { body: 'returnPolicy', methods: ['insert', 'get', 'delete'] },
+};
+
+export const returnPolicyOnline: ResourceSpec = {
+  name: 'returnpolicyonline',
+  idParam: 'returnPolicyId',
+  idField: 'returnPolicyId',
+  wire: 'ReturnPolicyOnline',
+  methods: ['create', 'get', 'list', 'patch', 'delete'],
+  id: { from: 'generated' },
+  required: ['name', 'countries', 'returnPolicyUri'],
+  maxLengths: { name: 100, label: 50, returnPolicyUri: 2000 },
+  list: { field: 'returnPolicies', paging: 'none' },
+  validate(doc) {
+    (doc.countries as string[]).forEach((c, i) => country(c, `returnPolicyOnline.countries[${i}]`));
+    httpUrl(doc.returnPolicyUri, 'returnPolicyOnline.returnPolicyUri');
+    (doc.itemConditions ?? []).forEach((c: string, i: number) => oneOf(c, ITEM_CONDITIONS, `returnPolicyOnline.itemConditions[${i}]`));
+    (doc.returnMethods ?? []).forEach((m: string, i: number) => oneOf(m, RETURN_METHODS, `returnPolicyOnline.returnMethods[${i}]`));
+    if (doc.policy) {
+      oneOf(doc.policy.type, ['NUMBER_OF_DAYS_AFTER_DELIVERY', 'NO_RETURNS', 'LIFETIME_RETURNS'], 'returnPolicyOnline.policy.type');
+      if (doc.policy.type === 'NUMBER_OF_DAYS_AFTER_DELIVERY') requireValue(doc.policy.days, 'returnPolicyOnline.policy.days');
+    }
+  },
+};
+
+export const collections: ResourceSpec = {
+  name: 'collections',
+  idParam: 'collectionId',
+  idField: 'id',
+  wire: 'Collection',
+  methods: ['create', 'get', 'list', 'delete'],
+  id: { from: 'body' },
+  list: { field: 'resources', paging: 'pageSize' },
+  maxLengths: { id: 50, headline: 150, link: 2000, mobileLink: 2000, imageLink: 2000 },
+  validate(doc) {
+    if (!/^[^\s]{1,50}$/.test(doc.id)) throw badRequest('collection.id must be 1 to 50 characters without spaces.');
+    language(doc.language, 'collection.language');
+    country(doc.productCountry, 'collection.productCountry');
+    (doc.featuredProduct ?? []).forEach((f: { offerId?: string }, i: number) => requireValue(f.offerId, `collection.featuredProduct[${i}].offerId`));
+  },
+};
+
+export const promotions: ResourceSpec = {
+  name: 'promotions',
+  idParam: 'id',
+  idField: 'id',
+  wire: 'Promotion',
+  methods: ['create', 'get', 'list'],
+  id: { from: 'body' },
+  list: {
+    field: 'promotions',
+    paging: 'pageSize',
+    filter: (doc, q) => (q.countryCode === undefined || doc.targetCountry === q.countryCode) && (q.languageCode === undefined || doc.contentLanguage === q.languageCode),
+  },
+  required: ['promotionId', 'contentLanguage', 'targetCountry', 'redemptionChannel', 'productApplicability', 'offerType', 'longTitle'],
+  computeId: (doc) => `${(doc.redemptionChannel as string[]).includes('ONLINE') ? 'online' : 'local'}:${doc.contentLanguage}:${doc.targetCountry}:${doc.promotionId}`,
+  maxLengths: { promotionId: 50, longTitle: 60, genericRedemptionCode: 20, promotionUrl: 2000 },
+  derive(doc, w) {
+    language(doc.contentLanguage, 'promotion.contentLanguage');
+    country(doc.targetCountry, 'promotion.targetCountry');
+    (doc.redemptionChannel as string[]).forEach((c, i) => oneOf(c, ['IN_STORE', 'ONLINE'], `promotion.redemptionChannel[${i}]`));
+    oneOf(doc.productApplicability, ['ALL_PRODUCTS', 'SPECIFIC_PRODUCTS'], 'promotion.productApplicability');
+    oneOf(doc.offerType, ['NO_CODE', 'GENERIC_CODE'], 'promotion.offerType');
+    if (doc.offerType === 'GENERIC_CODE') requireValue(doc.genericRedemptionCode, 'promotion.genericRedemptionCode');
+    const period = doc.promotionEffectiveTimePeriod;
+    if (!period && !doc.promotionEffectiveDates) throw badRequest('Required field missing: promotion.promotionEffectiveTimePeriod', 'required');
+    if (period) {
+      requireValue(period.startTime, 'promotion.promotionEffectiveTimePeriod.startTime');
+      requireValue(period.endTime, 'promotion.promotionEffectiveTimePeriod.endTime');
+      if (Number.isNaN(Date.parse(period.startTime)) || Number.isNaN(Date.parse(period.endTime)) || Date.parse(period.endTime) <= Date.parse(period.startTime)) {
+        throw badRequest('promotion.promotionEffectiveTimePeriod must be two RFC 3339 times, the end after the start.');
+      }
+    }
+    doc.promotionStatus = { creationDate: new Date(w.now).toISOString(), lastUpdateDate: new Date(w.now).toISOString() };
+  },
+  present(doc, cat) {
+    // Destination state follows the clock: pending before the effective period, live during it, expired after.
+    const now = cat.now();
+    const period = doc.promotionEffectiveTimePeriod;
+    const start = period ? Date.parse(period.startTime) : -Infinity;
+    const end = period ? Date.parse(period.endTime) : Infinity;
+    const status = now < start ? 'PENDING' : now >= end ? 'EXPIRED' : 'LIVE';
+    return { ...doc, promotionStatus: { ...doc.promotionStatus, destinationStatuses: [{ destination: 'SHOPPING_ADS', status }, { destination: 'FREE_LISTINGS', status }] } };
+  },
+};
+
+export const orderTrackingSignals: ResourceSpec = {
+  name: 'ordertrackingsignals',
+  idParam: 'orderTrackingSignalId',
+  idField: 'orderTrackingSignalId',
+  wire: 'OrderTrackingSignal',
+  methods: ['create'],
+  id: { from: 'generated' },
+  required: ['orderId', 'orderCreatedTime', 'deliveryPostalCode', 'deliveryRegionCode', 'lineItems', 'shippingInfo'],
+  maxLengths: { orderId: 100, deliveryPostalCode: 32 },
+  derive(doc, w) {
+    doc.merchantId = w.merchantId;
+    country(doc.deliveryRegionCode, 'orderTrackingSignal.deliveryRegionCode');
+    (doc.lineItems as Array<Record<string, unknown>>).forEach((li, i) => {
+      requireValue(li.lineItemId, `orderTrackingSignal.lineItems[${i}].lineItemId`);
+      requireValue(li.productId, `orderTrackingSignal.lineItems[${i}].productId`);
+      requireValue(li.quantity, `orderTrackingSignal.lineItems[${i}].quantity`);
+    });
+    (doc.shippingInfo as Array<Record<string, unknown>>).forEach((s, i) => {
+      requireValue(s.shipmentId, `orderTrackingSignal.shippingInfo[${i}].shipmentId`);
+      oneOf(s.shippingStatus, ['SHIPPED', 'DELIVERED'], `orderTrackingSignal.shippingInfo[${i}].shippingStatus`);
+      maxLength(s.trackingId, 100, `orderTrackingSignal.shippingInfo[${i}].trackingId`);
+    });
+  },
+};
+
+export const productDeliveryTime: ResourceSpec = {
+  name: 'productdeliverytime',
+  idParam: 'productId',
+  idField: 'productKey',
+  wire: 'ProductDeliveryTime',
+  methods: ['create', 'get', 'delete'],
+  id: { from: 'body' },
+  required: ['productId.productId', 'areaDeliveryTimes'],
+  computeId: (doc) => doc.productId.productId,
+  present: (doc) => {
+    const { productKey: _key, ...rest } = doc;
+    return rest;
+  },
+  async derive(doc, w) {
+    (doc.areaDeliveryTimes as Array<Record<string, any>>).forEach((a, i) => {
+      country(a.deliveryArea?.countryCode, `productDeliveryTime.areaDeliveryTimes[${i}].deliveryArea.countryCode`, true);
+      const t = a.deliveryTime ?? {};
+      for (const f of ['minHandlingTimeDays', 'maxHandlingTimeDays', 'minTransitTimeDays', 'maxTransitTimeDays']) requireValue(t[f], `productDeliveryTime.areaDeliveryTimes[${i}].deliveryTime.${f}`);
+      if (t.minHandlingTimeDays > t.maxHandlingTimeDays || t.minTransitTimeDays > t.maxTransitTimeDays) {
+        throw badRequest(`productDeliveryTime.areaDeliveryTimes[${i}].deliveryTime: a minimum exceeds its maximum.`);
+      }
+    });
+    if (!(await w.store.product(w.merchantId, doc.productId.productId))) throw badRequest(`Product ${doc.productId.productId} does not exist.`);
+  },
+};
+
+export function plainOperations(): Operation[] {
+  return [regions, returnAddress, returnPolicy, returnPolicyOnline, collections, promotions, orderTrackingSignals, productDeliveryTime].flatMap((spec) => defineResource(spec, WIRE_TYPES));
+}

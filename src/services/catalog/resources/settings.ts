@@ -1,0 +1,202 @@
+// Account tax and shipping settings (per account), the supported carriers, holidays and pickup services they may
+// name, and account statuses derived from the account's products and website claim.
+import type { Catalog } from '../catalog.ts';
+import type { Operation } from '../layer/operation.ts';
+import { listAnswer, pageRequest } from '../layer/paging.ts';
+import { requireMca } from '../access.ts';
+import { batchOperation } from '../layer/batch.ts';
+import { SUPPORTED_CARRIERS, SUPPORTED_HOLIDAYS, SUPPORTED_PICKUP_SERVICES } from '../rules/reference-data.ts';
+import type { AccountRow } from '../store.ts';
+import { badRequest, country, inRange, oneOf, price, requireValue } from '../wire/rules.ts';
+import { websiteClaimed } from '../routes/accounts.ts';
+import { defineAccountSetting } from './account-settings.ts';
+
+function validateTax(doc: Record<string, any>): void {
+  const seen = new Set<string>();
+  (doc.rules ?? []).forEach((r: Record<string, any>, i: number) => {
+    const path = `accountTax.rules[${i}]`;
+    requireValue(r.country, `${path}.country`);
+    // Account-level tax applies to the United States only.
+    if (r.country !== 'US') throw badRequest(`${path}.country: account tax can be set for US only.`);
+    requireValue(r.locationId, `${path}.locationId`);
+    if (!/^\d+$/.test(String(r.locationId))) throw badRequest(`${path}.locationId must be a numeric location id.`);
+    if (seen.has(String(r.locationId))) throw badRequest(`${path}: location ${r.locationId} appears twice.`);
+    seen.add(String(r.locationId));
+    if (r.useGlobalRate === true && r.ratePercent !== undefined) throw badRequest(`${path}: ratePercent and useGlobalRate exclude each other.`);
+    if (r.useGlobalRate !== true) {
+      requireValue(r.ratePercent, `${path}.ratePercent`);
+      if (!/^\d+(\.\d+)?$/.test(String(r.ratePercent))) throw badRequest(`${path}.ratePercent must be a decimal number.`);
+      inRange(r.ratePercent, 0, 100, `${path}.ratePercent`);
+    }
+  });
+}
+
+const carrierNames = new Set(SUPPORTED_CARRIERS.map((c) => `${c.country}|${c.name}`));
+const holidayIds = new Set(SUPPORTED_HOLIDAYS.map((h) => h.id));
+
+function validateShipping(doc: Record<string, any>): void {
+  const groups = new Set<string>();
+  (doc.postalCodeGroups ?? []).forEach((g: Record<string, any>, i: number) => {
+    requireValue(g.name, `shippingSettings.postalCodeGroups[${i}].name`);
+    country(g.country, `shippingSettings.postalCodeGroups[${i}].country`, true);
+    if (groups.has(g.name)) throw badRequest(`shippingSettings.postalCodeGroups[${i}]: the name ${g.name} is used twice.`);
+    groups.add(g.name);
+  });
+  const names = new Set<string>();
+  (doc.services ?? []).forEach((s: Record<string, any>, i: number) => {
+    const path = `shippingSettings.services[${i}]`;
+    requireValue(s.name, `${path}.name`);
+    if (names.has(s.name)) throw badRequest(`${path}: the service name ${s.name} is used twice.`);
+    names.add(s.name);
+    requireValue(s.active, `${path}.active`);
+    country(s.deliveryCountry, `${path}.deliveryCountry`, true);
+    requireValue(s.currency, `${path}.currency`);
+    if (!/^[A-Z]{3}$/.test(s.currency)) throw badRequest(`${path}.currency must be an ISO 4217 code.`);
+    if (s.shipmentType !== undefined) oneOf(s.shipmentType, ['delivery', 'local_delivery', 'collection_point'], `${path}.shipmentType`);
+    if (s.eligibility !== undefined) oneOf(s.eligibility, ['All scenarios', 'All scenarios except Shopping Actions', 'Shopping Actions'], `${path}.eligibility`);
+    price(s.minimumOrderValue, `${path}.minimumOrderValue`);
+    if (s.shipmentType !== 'collection_point') {
+      requireValue(s.deliveryTime, `${path}.deliveryTime`);
+      const t = s.deliveryTime;
+      for (const f of ['minTransitTimeInDays', 'maxTransitTimeInDays']) if (!t.transitTimeTable) requireValue(t[f], `${path}.deliveryTime.${f}`);
+      if (t.minTransitTimeInDays > t.maxTransitTimeInDays) throw badRequest(`${path}.deliveryTime: minTransitTimeInDays exceeds maxTransitTimeInDays.`);
+      if ((t.minHandlingTimeInDays ?? 0) > (t.maxHandlingTimeInDays ?? Infinity)) throw badRequest(`${path}.deliveryTime: minHandlingTimeInDays exceeds maxHandlingTimeInDays.`);
+      (t.holidayCutoffs ?? []).forEach((h: Record<string, any>, j: number) => {
+        requireValue(h.holidayId, `${path}.deliveryTime.holidayCutoffs[${j}].holidayId`);
+        if (!holidayIds.has(h.holidayId)) throw badRequest(`${path}.deliveryTime.holidayCutoffs[${j}].holidayId ${h.holidayId} is not a supported holiday.`);
+      });
+      if (s.active && (s.rateGroups ?? []).length === 0) throw badRequest(`${path}.rateGroups: an active delivery service needs at least one rate group.`);
+    } else {
+      requireValue(s.pickupService, `${path}.pickupService`);
+      const known = SUPPORTED_PICKUP_SERVICES.some((p) => p.carrierName === s.pickupService.carrierName && p.serviceName === s.pickupService.serviceName && p.country === s.deliveryCountry);
+      if (!known) throw badRequest(`${path}.pickupService is not a supported pickup service for ${s.deliveryCountry}.`);
+    }
+    (s.rateGroups ?? []).forEach((g: Record<string, any>, j: number) => {
+      const gp = `${path}.rateGroups[${j}]`;
+      const defined = ['singleValue', 'mainTable', 'carrierRates'].filter((k) => g[k] !== undefined);
+      if (defined.length === 0) throw badRequest(`${gp}: a rate group needs singleValue, mainTable or carrierRates.`);
+      if (g.singleValue?.flatRate) price(g.singleValue.flatRate, `${gp}.singleValue.flatRate`);
+      (g.carrierRates ?? []).forEach((r: Record<string, any>, k: number) => {
+        requireValue(r.carrierName, `${gp}.carrierRates[${k}].carrierName`);
+        if (!carrierNames.has(`${s.deliveryCountry}|${r.carrierName}`)) throw badRequest(`${gp}.carrierRates[${k}].carrierName ${r.carrierName} is not a supported carrier in ${s.deliveryCountry}.`);
+        requireValue(r.originPostalCode, `${gp}.carrierRates[${k}].originPostalCode`);
+      });
+    });
+  });
+}
+
+/** Account-level issues and product statistics per destination and country. */
+export async function accountStatus(cat: Catalog, account: AccountRow, destinations?: string[]): Promise<Record<string, unknown>> {
+  const rows = await cat.ctx.db.heavyRead(cat.ctx.kysely.selectFrom('catalog_products').select(['channel', 'status']).where('merchant_id', '=', account.id));
+  const stats = new Map<string, { channel: string; destination: string; country: string; active: number; pending: number; disapproved: number; expiring: number }>();
+  const issues = new Map<string, Record<string, any>>();
+  const soon = cat.now() + 7 * 86_400_000;
+  for (const r of rows as Array<{ channel: string; status: string }>) {
+    const status = JSON.parse(r.status);
+    const expiring = Date.parse(status.googleExpirationDate) < soon;
+    for (const d of status.destinationStatuses ?? []) {
+      if (destinations && !destinations.includes(d.destination)) continue;
+      const tally = (country: string, field: 'active' | 'pending' | 'disapproved') => {
+        const key = `${r.channel}|${d.destination}|${country}`;
+        const s = stats.get(key) ?? { channel: r.channel, destination: d.destination, country, active: 0, pending: 0, disapproved: 0, expiring: 0 };
+        s[field]++;
+        if (expiring) s.expiring++;
+        stats.set(key, s);
+      };
+      for (const c of d.approvedCountries ?? []) tally(c, 'active');
+      for (const c of d.pendingCountries ?? []) tally(c, 'pending');
+      for (const c of d.disapprovedCountries ?? []) tally(c, 'disapproved');
+    }
+    for (const issue of status.itemLevelIssues ?? []) {
+      if (destinations && !destinations.includes(issue.destination)) continue;
+      const key = `${issue.destination}|${issue.code}`;
+      const agg = issues.get(key) ?? { ...issue, numItems: 0 };
+      agg.numItems++;
+      issues.set(key, agg);
+    }
+  }
+  const products = [...stats.values()].map((s) => {
+    const own = [...issues.values()].filter((i) => i.destination === s.destination && (i.applicableCountries ?? []).includes(s.country));
+    return {
+      channel: s.channel,
+      destination: s.destination,
+      country: s.country,
+      statistics: { active: String(s.active), pending: String(s.pending), disapproved: String(s.disapproved), expiring: String(s.expiring) },
+      itemLevelIssues: own.map((i) => ({ code: i.code, servability: i.servability, resolution: i.resolution, attributeName: i.attributeName, description: i.description, detail: i.detail, documentation: i.documentation, numItems: String(i.numItems) })),
+    };
+  });
+  const claimed = await websiteClaimed(cat.store, account.id);
+  const accountLevelIssues = [];
+  if (!account.doc.websiteUrl) accountLevelIssues.push({ id: 'missing_website_url', title: 'Missing website URL', severity: 'critical', detail: 'Add the URL of your online store', documentation: 'https://support.google.com/merchants/answer/176793' });
+  else if (!claimed) accountLevelIssues.push({ id: 'website_not_claimed', title: 'Website not claimed', severity: 'critical', detail: 'Verify and claim your website', documentation: 'https://support.google.com/merchants/answer/176793' });
+  if (account.doc.businessInformation?.phoneVerificationStatus !== 'VERIFIED') {
+    accountLevelIssues.push({ id: 'missing_phone_verification', title: 'Phone number not verified', severity: 'error', detail: 'Verify a phone number for your business', documentation: 'https://support.google.com/merchants/answer/9158778' });
+  }
+  return { kind: 'content#accountStatus', accountId: account.id, websiteClaimed: claimed, accountLevelIssues, products };
+}
+
+const destinationsOf = (q: Record<string, unknown>) => (q.destinations === undefined ? undefined : (Array.isArray(q.destinations) ? q.destinations : [q.destinations]).map(String));
+
+function accountStatusOperations(): Operation[] {
+  const get: Operation = {
+    method: 'accountstatuses.get',
+    verb: 'GET',
+    path: '/{merchantId}/accountstatuses/{accountId}',
+    scope: 'managed',
+    run: (cat, call) => accountStatus(cat, call.account, destinationsOf(call.query)),
+  };
+  const list: Operation = {
+    method: 'accountstatuses.list',
+    verb: 'GET',
+    path: '/{merchantId}/accountstatuses',
+    scope: 'merchant',
+    async run(cat, call) {
+      requireMca(call.merchant);
+      const req = pageRequest(call.query, 'maxResults', `accountstatuses:${call.merchant.id}`);
+      const page = await cat.store.subAccounts(call.merchant.id, req.after, req.limit);
+      const name = call.query.name === undefined ? undefined : String(call.query.name).toLowerCase();
+      const items = await Promise.all(page.items.filter((a) => !name || a.name.toLowerCase().includes(name)).map((a) => accountStatus(cat, a, destinationsOf(call.query))));
+      return listAnswer('resources', items, req.token(page), 'content#accountstatusesListResponse');
+    },
+  };
+  const batch = batchOperation({
+    path: '/accountstatuses/batch',
+    method: 'accountstatuses.custombatch',
+    wire: 'AccountstatusesCustomBatchRequest',
+    kind: 'content#accountstatusesCustomBatchResponse',
+    params: ['merchantId', 'accountId'],
+    methods: { get: { op: get, result: 'accountStatus' } },
+  });
+  return [get, list, batch];
+}
+
+function supportedListOperations(): Operation[] {
+  const fixed = (method: string, path: string, answer: Record<string, unknown>): Operation => ({ method, verb: 'GET', path, scope: 'merchant', run: async () => answer });
+  return [
+    fixed('shippingsettings.getsupportedcarriers', '/{merchantId}/supportedCarriers', { kind: 'content#shippingsettingsGetSupportedCarriersResponse', carriers: SUPPORTED_CARRIERS }),
+    fixed('shippingsettings.getsupportedholidays', '/{merchantId}/supportedHolidays', { kind: 'content#shippingsettingsGetSupportedHolidaysResponse', holidays: SUPPORTED_HOLIDAYS }),
+    fixed('shippingsettings.getsupportedpickupservices', '/{merchantId}/supportedPickupServices', { kind: 'content#shippingsettingsGetSupportedPickupServicesResponse', pickupServices: SUPPORTED_PICKUP_SERVICES }),
+  ];
+}
+
+export function settingsOperations(): Operation[] {
+  return [
+    ...defineAccountSetting({
+      name: 'accounttax',
+      wire: 'AccountTax',
+      kind: 'content#accountTax',
+      field: 'accountTax',
+      defaults: () => ({ rules: [] }),
+      validate: validateTax,
+    }),
+    ...defineAccountSetting({
+      name: 'shippingsettings',
+      wire: 'ShippingSettings',
+      field: 'shippingSettings',
+      defaults: () => ({ services: [], postalCodeGroups: [] }),
+      validate: validateShipping,
+    }),
+    ...supportedListOperations(),
+    ...accountStatusOperations(),
+  ];
+}
