@@ -1,5 +1,9 @@
 // Load runner: drives each scenario with autocannon on loopback and reports every figure as a ratio to a bare route
 // served by the same process, in the same run. Usage: npm run bench [-- <name-filter>] (BENCH_SECONDS, BENCH_CONNECTIONS).
+// Scenarios whose requests are static are driven from a child process (bench/load.ts), so the client's work is not
+// counted against the services; those that compute each request (fresh payment keys) run the client in process and
+// are marked `in-process` in the report.
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -19,6 +23,7 @@ const filter = process.argv[2];
 
 interface Figures {
   name: string;
+  client?: 'child' | 'in-process';
   reqPerSec: number;
   p50: number;
   p99: number;
@@ -38,28 +43,32 @@ async function loadScenarios(): Promise<BenchScenario[]> {
   return filter ? all.filter((s) => s.name.includes(filter)) : all;
 }
 
-async function drive(name: string, origin: string, requests: BenchRequest[], headers: Record<string, string> = {}): Promise<Figures> {
-  const result = await autocannon({
-    url: origin,
-    connections,
-    duration: seconds,
-    headers,
-    // autocannon treats a present-but-undefined key as set: pass only what the scenario gave.
-    requests: requests.map((r) => Object.fromEntries(Object.entries({ method: r.method ?? 'GET', path: r.path, headers: r.headers, body: r.body, setupRequest: r.setupRequest }).filter(([, v]) => v !== undefined))) as any,
+async function drive(name: string, origin: string, requests: BenchRequest[], headers: Record<string, string> = {}, conns = connections): Promise<Figures> {
+  // autocannon treats a present-but-undefined key as set: pass only what the scenario gave.
+  const templates = requests.map((r) => Object.fromEntries(Object.entries({ method: r.method ?? 'GET', path: r.path, headers: r.headers, body: r.body, setupRequest: r.setupRequest }).filter(([, v]) => v !== undefined)));
+  const config = { url: origin, connections: conns, duration: seconds, headers, requests: templates };
+  if (requests.some((r) => r.setupRequest)) {
+    const result = await autocannon(config as any);
+    const figures = { reqPerSec: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+    return { name, client: 'in-process', ...figures };
+  }
+  return { name, client: 'child', ...(await driveFromChild(config)) };
+}
+
+function driveFromChild(config: object): Promise<Omit<Figures, 'name'>> {
+  return new Promise((resolve, reject) => {
+    // The configuration goes on stdin: request bodies (a 1,000-entry batch) exceed what argv may hold.
+    const child = execFile(process.execPath, ['--import', 'tsx', join(here, 'load.ts')], { maxBuffer: 1 << 20 }, (err, stdout) => {
+      if (err) reject(err);
+      else resolve(JSON.parse(stdout));
+    });
+    child.stdin!.end(JSON.stringify(config));
   });
-  return {
-    name,
-    reqPerSec: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-  };
 }
 
 async function main(): Promise<void> {
   const scenarios = await loadScenarios();
-  const services = [...new Set(scenarios.map((s) => s.service))] as ServiceId[];
+  const services = [...new Set(scenarios.flatMap((s) => [s.service, ...(s.needs ?? [])]))] as ServiceId[];
   const dataDir = mkdtempSync(join(tmpdir(), 'twinstack-bench-'));
   const rt = await Runtime.start(
     loopbackOptions(dataDir, process.env.BENCH_DATABASE ?? join(dataDir, 'bench.db'), {
@@ -85,9 +94,14 @@ async function main(): Promise<void> {
     rows.push(baseline);
     for (const s of scenarios) {
       const { requests, headers } = await s.setup(env);
-      const figures = await drive(s.name, env.url(s.service), requests, headers);
+      const background = await s.background?.(env);
+      const [figures, behind] = await Promise.all([
+        drive(s.name, env.url(s.service), requests, headers, s.connections),
+        background ? drive('background', env.url(background.service), background.requests, background.headers, background.connections) : undefined,
+      ]);
       figures.ratio = Math.round((figures.reqPerSec / baseline.reqPerSec) * 1000) / 1000;
       if (s.extra) figures.extra = await s.extra(env);
+      if (behind) figures.extra = { ...figures.extra, backgroundReqPerSec: behind.reqPerSec, backgroundP99: behind.p99 };
       rows.push(figures);
     }
   } finally {
@@ -95,14 +109,16 @@ async function main(): Promise<void> {
     await rt.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  const table = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'errors', 'non-2xx']];
-  for (const r of rows) table.push([r.name, String(r.reqPerSec), String(r.p50), String(r.p99), r.ratio!.toFixed(3), String(r.errors), String(r.non2xx)]);
+  const table = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'errors', 'non-2xx', 'client']];
+  for (const r of rows) table.push([r.name, String(r.reqPerSec), String(r.p50), String(r.p99), r.ratio!.toFixed(3), String(r.errors), String(r.non2xx), r.client ?? '']);
   const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
   for (const row of table) console.log(row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
   for (const r of rows) if (r.extra) console.log(`${r.name}: ${Object.entries(r.extra).map(([k, v]) => `${k}=${v}`).join(' ')}`);
   const out = join(here, 'results', 'latest.json');
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), seconds, connections, node: process.version, rows }, null, 2) + '\n');
+  const rssMb = Math.round(process.memoryUsage().rss / 1048576);
+  console.log(`rss after the run: ${rssMb} MB`);
+  writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), seconds, connections, node: process.version, rssMb, rows }, null, 2) + '\n');
   console.log(`written: ${out}`);
 }
 

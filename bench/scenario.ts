@@ -23,6 +23,15 @@ export interface BenchScenario {
   service: ServiceId;
   /** Prepares data and returns the request(s) to drive, relative to the service's URL. */
   setup(env: BenchEnv): Promise<{ requests: BenchRequest[]; headers?: Record<string, string> }>;
+  /**
+   * Load run at the same time as the scenario's own (the mixed scenario: a heavy read on one service while another
+   * is measured); its throughput is reported beside the scenario's figures.
+   */
+  background?(env: BenchEnv): Promise<{ service: ServiceId; requests: BenchRequest[]; headers?: Record<string, string>; connections: number }>;
+  /** Other services the scenario needs running (its background load's). */
+  needs?: ServiceId[];
+  /** Connections for this scenario instead of BENCH_CONNECTIONS. */
+  connections?: number;
   /** Optional figures measured outside HTTP (for example a bulk ingestion rate). */
   extra?(env: BenchEnv): Promise<Record<string, number | string>>;
 }

@@ -1,5 +1,5 @@
-// Bidding troubleshooting: bidMetrics over a large generated data set (30 days of one bidder and two accounts), and
-// the bulk ingestion rate. BIDDING_BENCH_EVENTS scales the data set (default 2,000,000; the issue's target is 10,000,000).
+// Bidding troubleshooting: bidMetrics and outcome collections (impressionMetrics, filteredBids by creative, losingBids) over a
+// large generated data set (30 days of one bidder and two accounts), and the bulk ingestion rate. BIDDING_BENCH_EVENTS scales the data set (default 2,000,000; the issue's target is 10,000,000).
 import type { BenchEnv, BenchScenario } from '../scenario.ts';
 import { biddingOf } from '../../src/services/bidding/bidding.ts';
 import { simulate } from '../../src/services/bidding/domain/generator.ts';
@@ -46,14 +46,14 @@ function prepare(env: BenchEnv): Promise<{ events: number; seconds: number }> {
   return prepared;
 }
 
-/** One request at a time: the latency of a single bidMetrics query, without queueing behind others. */
-async function serialLatency(env: BenchEnv, name: string, runs = 25): Promise<{ median: number; max: number }> {
+/** One request at a time: the latency of a single metrics query, without queueing behind others. */
+async function serialLatency(env: BenchEnv, path: string, runs = 25): Promise<{ median: number; max: number }> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
-    const res = await fetch(`${env.url('bidding')}/v2beta1/${name}/bidMetrics`, { headers });
+    const res = await fetch(`${env.url('bidding')}${path}`, { headers });
     await res.text();
-    if (!res.ok) throw new Error(`bidMetrics ${name}: ${res.status}`);
+    if (!res.ok) throw new Error(`${path}: ${res.status}`);
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
@@ -61,17 +61,18 @@ async function serialLatency(env: BenchEnv, name: string, runs = 25): Promise<{ 
   return { median: round(times[Math.floor(times.length / 2)]), max: round(times[times.length - 1]) };
 }
 
-function scenario(name: string, filterSet: string, withIngestion: boolean): BenchScenario {
+function scenario(name: string, filterSet: string, withIngestion: boolean, collection = 'bidMetrics'): BenchScenario {
+  const path = `/v2beta1/${filterSet}/${collection}`;
   return {
     name,
     service: 'bidding',
     async setup(env) {
       await prepare(env);
-      return { requests: [{ path: `/v2beta1/${filterSet}/bidMetrics` }], headers };
+      return { requests: [{ path }], headers };
     },
     async extra(env) {
       const { events, seconds } = await prepare(env);
-      const latency = await serialLatency(env, filterSet);
+      const latency = await serialLatency(env, path);
       const figures: Record<string, number | string> = { events, queryMsMedian: latency.median, queryMsMax: latency.max };
       if (withIngestion) {
         figures.ingestSeconds = Math.round(seconds * 10) / 10;
@@ -86,4 +87,7 @@ export const scenarios: BenchScenario[] = [
   scenario('bidding.bidMetrics', FILTER_SETS[0].name, true),
   scenario('bidding.bidMetrics.daily-filtered', FILTER_SETS[1].name, false),
   scenario('bidding.bidMetrics.account-creative-hourly', FILTER_SETS[2].name, false),
+  scenario('bidding.impressionMetrics.daily-filtered', FILTER_SETS[1].name, false, 'impressionMetrics'),
+  scenario('bidding.filteredBids.creatives', FILTER_SETS[0].name, false, 'filteredBids/10/creatives'),
+  scenario('bidding.losingBids.daily-filtered', FILTER_SETS[1].name, false, 'losingBids'),
 ];

@@ -1,44 +1,35 @@
-// Entity search: a name query and a prefix query over the seeded graph plus 20,000 generated entities.
+// Entity search over the full default graph (built at start: ~136,000 countries, cities, languages, currencies):
+// whole-name queries, accent-less prefix queries (short and long prefixes), and queries restricted by type.
 import type { BenchScenario } from '../scenario.ts';
 
 const KEY = 'bench-dev-api-key';
+// autocannon sends each connection through the list in turn, so no one lucky query decides the figures.
+const sequence = (params: string[]) => params.map((p) => ({ path: `/v1/entities:search?key=${KEY}&${p}` }));
 
-async function loadGenerated(adminUrl: string): Promise<void> {
-  const words = ['north', 'river', 'stone', 'field', 'harbor', 'maple', 'silver', 'crown', 'lake', 'ridge'];
-  for (let batch = 0; batch < 20; batch++) {
-    const docs = Array.from({ length: 1000 }, (_, i) => {
-      const n = batch * 1000 + i;
-      return {
-        id: `/g/bench_${n}`,
-        types: [n % 2 ? 'Place' : 'Organization'],
-        names: { en: `${words[n % 10]} ${words[Math.floor(n / 10) % 10]} ${n}` },
-        popularity: n % 997,
-      };
-    });
-    const res = await fetch(`${adminUrl}/services/entities/entities`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(docs) });
-    if (!res.ok) throw new Error(`loading bench entities failed: ${res.status}`);
-  }
-}
-
-let loaded = false;
+const NAMES = ['paris', 'new%20york%20city', 'tokyo', 'france', 'san%20jose', 'springfield', 'euro', 'french', 'santa%20cruz', 'london'];
+const PREFIXES = ['sao%20pau', 's', 'new%20y', 'ber', 'lo', 'santa', 'mu', 'k', 'port%20', 'ch'];
+const TYPED = ['query=a&prefix=true&types=Country', 'query=french&types=Language', 'query=san&types=City', 'query=e&prefix=true&types=Language', 'query=paris&types=Country', 'query=l&prefix=true&types=Continent'];
 
 export const scenarios: BenchScenario[] = [
   {
-    name: 'entities.search',
+    name: 'entities.search.name',
     service: 'entities',
-    async setup(env) {
-      if (!loaded) await loadGenerated(env.adminUrl);
-      loaded = true;
-      return { requests: [{ path: `/v1/entities:search?key=${KEY}&query=ada%20lovelace&limit=10` }] };
+    async setup() {
+      return { requests: sequence(NAMES.map((q) => `query=${q}&limit=10`)) };
     },
   },
   {
     name: 'entities.search.prefix',
     service: 'entities',
-    async setup(env) {
-      if (!loaded) await loadGenerated(env.adminUrl);
-      loaded = true;
-      return { requests: [{ path: `/v1/entities:search?key=${KEY}&query=silver%20ma&prefix=true&limit=20` }] };
+    async setup() {
+      return { requests: sequence(PREFIXES.map((q) => `query=${q}&prefix=true&limit=20`)) };
+    },
+  },
+  {
+    name: 'entities.search.type',
+    service: 'entities',
+    async setup() {
+      return { requests: sequence(TYPED.map((q) => `${q}&limit=20`)) };
     },
   },
 ];

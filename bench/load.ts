@@ -1,0 +1,16 @@
+// The load generator as a child process, so that its own CPU work is not done on the event loop of the services it
+// measures. Reads one autocannon configuration (static requests only) as JSON on stdin and prints the result.
+import { text } from 'node:stream/consumers';
+import autocannon from 'autocannon';
+
+const config = JSON.parse(await text(process.stdin));
+const result = await autocannon(config);
+process.stdout.write(
+  JSON.stringify({
+    reqPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  }) + '\n',
+);
