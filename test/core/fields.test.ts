@@ -57,6 +57,8 @@ describe('fields selector', () => {
 
   it('a/b is a(b), repeated paths merge, and a whole field wins over a part of it', () => {
     assert.deepEqual(parseFields('a/b'), parseFields('a(b)'));
+    assert.deepEqual(parseFields('a.b'), parseFields('a(b)'));
+    assert.deepEqual(parseFields('errorGroupStats(group.groupId,count)'), parseFields('errorGroupStats(group(groupId),count)'));
     assert.deepEqual(parseFields('a(b),a(c)'), parseFields('a(b,c)'));
     assert.deepEqual(parseFields('a,a(b)'), parseFields('a'));
     assert.deepEqual(parseFields(' items( id , title ) ,nextPageToken'), parseFields('items(id,title),nextPageToken'));
@@ -67,7 +69,7 @@ describe('fields selector', () => {
   });
 
   it('rejects malformed selectors', () => {
-    for (const text of ['', ' ', 'a(', 'a)', 'a,,b', 'a*', '(a)', 'a/', 'a(b))', 'a b', 'a()']) {
+    for (const text of ['', ' ', 'a(', 'a)', 'a,,b', 'a*', '(a)', 'a/', 'a.', '.a', 'a..b', 'a(b))', 'a b', 'a()']) {
       assert.throws(() => parseFields(text), FieldsSyntaxError, JSON.stringify(text));
     }
   });

@@ -60,6 +60,8 @@ for (const database of DATABASES) {
     it('honours the fields selector', async () => {
       const res = await get(`groupStats?groupId=${groupA}&fields=errorGroupStats(count,group/groupId)`);
       assert.deepEqual(res.body, { errorGroupStats: [{ count: '3', group: { groupId: groupA } }] });
+      const dotted = await get(`groupStats?groupId=${groupA}&fields=errorGroupStats(group.groupId,count)`);
+      assert.deepEqual(dotted.body, res.body);
     });
 
     it('aligns timed counts on a rounded alignment time', async () => {

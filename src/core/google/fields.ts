@@ -1,4 +1,5 @@
-// The `fields` partial-response selector: "a,b/c,d(e,f),*". Parsing is strict; a bad selector is a 400 by the caller.
+// The `fields` partial-response selector: "a,b/c,d(e,f),*"; a nested path is written with `/` or, as in a field mask,
+// `.` ("b.c" selects as "b/c" does). Parsing is strict; a bad selector is a 400 by the caller.
 
 /** A selection: each key maps to a sub-selection, or `true` for the whole value. */
 export type Selection = Map<string, Selection | true>;
@@ -12,7 +13,7 @@ export function parseFields(text: string): Selection {
   };
   const name = (): string => {
     const start = pos;
-    while (pos < text.length && /[A-Za-z0-9_@$*.-]/.test(text[pos])) pos++;
+    while (pos < text.length && /[A-Za-z0-9_@$*-]/.test(text[pos])) pos++;
     if (pos === start) fail('expected a field name');
     const n = text.slice(start, pos);
     if (n.includes('*') && n !== '*') fail('a wildcard must stand alone');
@@ -24,13 +25,13 @@ export function parseFields(text: string): Selection {
     else if (have) for (const [k, v] of sub) merge(have, k, v);
     else into.set(key, sub);
   };
-  // list := item (',' item)* ; item := path ['(' list ')'] ; path := name ('/' name)*
+  // list := item (',' item)* ; item := path ['(' list ')'] ; path := name (('/' | '.') name)*
   const list = (depth: number): Selection => {
     const sel: Selection = new Map();
     for (;;) {
       while (text[pos] === ' ') pos++;
       const path = [name()];
-      while (text[pos] === '/') {
+      while (text[pos] === '/' || text[pos] === '.') {
         pos++;
         path.push(name());
       }
