@@ -16,8 +16,8 @@ export function installPaymentsFamily(app: FastifyInstance, now: () => number): 
       value[TEXTUAL] = true;
       value[XML_ROOT] = root;
       done(null, value);
-    } catch {
-      done(payError(400, 'D029', 'The XML body could not be read'), undefined);
+    } catch (err) {
+      done(payError(400, 'D029', `The XML body could not be read: ${(err as Error).message}`), undefined);
     }
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {

@@ -1,6 +1,7 @@
 // XML bodies for the text/xml variant of the API: the root element is the model name, children are the snake_case
 // fields, repeated elements are arrays. Values come in as text; the field validators coerce them (see TEXTUAL).
 import { XMLBuilder, XMLParser } from 'fast-xml-parser';
+import { MAX_XML_DEPTH, xmlTooDeep } from '../../core/http/xml-body.ts';
 
 const parser = new XMLParser({
   ignoreAttributes: true,
@@ -17,6 +18,7 @@ const builder = new XMLBuilder({ ignoreAttributes: true, format: false, suppress
 export function parseXml(text: string): { root: string; body: unknown } {
   // No document types: they would let a request declare entities that expand without bound.
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new Error('document type declarations are not accepted');
+  if (xmlTooDeep(text)) throw new Error(`XML nesting is deeper than ${MAX_XML_DEPTH} levels`);
   const doc = parser.parse(text, true) as Record<string, unknown>;
   const roots = Object.keys(doc);
   if (roots.length !== 1) throw new Error('an XML body has exactly one root element');

@@ -1,6 +1,7 @@
 // XML feeds: RSS 2.0 (`<item>`s) or Atom 1.0 (`<entry>`s) with attributes in the g: namespace
 // (http://base.google.com/ns/1.0). Grouped attributes (shipping, tax) come as sub-elements.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { MAX_XML_DEPTH, xmlTooDeep } from '../../../core/http/xml-body.ts';
 import { normaliseAttributeName } from './datafeed-format-attributes.ts';
 import { feedIssue, type FeedReading, type RawEntry } from './datafeed-format-types.ts';
 
@@ -53,6 +54,8 @@ function itemLines(body: string, tag: string): number[] {
 }
 
 export function readXml(body: string): FeedReading {
+  // Checked first: the validator and the parser both recurse once per level.
+  if (xmlTooDeep(body)) return { items: [], issues: [feedIssue('error', 'parse/invalid_xml', 'Invalid XML', `XML nesting is deeper than ${MAX_XML_DEPTH} levels`, 1)] };
   const valid = XMLValidator.validate(body);
   if (valid !== true) {
     return { items: [], issues: [feedIssue('error', 'parse/invalid_xml', 'Invalid XML', valid.err.msg, valid.err.line)] };
