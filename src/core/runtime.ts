@@ -1,12 +1,13 @@
 // Assembles one running instance: database, clock, identity, jobs, outbox, and a listener per service.
 // Knows services only through their manifests.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { ManualClock, SystemClock, type Clock } from './clock.ts';
 import { Vault } from './crypto.ts';
 import { openDatabase, type Database } from './db/index.ts';
+import { RequestInspector } from './http/inspector.ts';
 import { createListener } from './http/listener.ts';
 import { REDACT_PATHS } from './http/redact.ts';
 import { Identity } from './identity.ts';
@@ -15,6 +16,7 @@ import { CORE_TABLES, coreMigrations } from './migrations.ts';
 import { blobMigrations } from './blobs/migrations.ts';
 import { watchChannelMigrations } from './google/watch-channels.ts';
 import { Outbox } from './outbox.ts';
+import { explainListenError, probePort } from './ports.ts';
 import type { ServiceContext, ServiceId, ServiceManifest } from './service.ts';
 import { randomBytes } from 'node:crypto';
 import { Server as TlsServer } from 'node:tls';
@@ -87,6 +89,8 @@ export class Runtime {
   readonly jobs: Jobs;
   readonly outbox: Outbox;
   readonly services = new Map<ServiceId, RunningService>();
+  /** The last requests of every service, for the console (in memory only). */
+  readonly inspector = new RequestInspector();
   admin?: { app: FastifyInstance; url: string };
   #timer?: NodeJS.Timeout;
   #unsubscribeClock?: () => void;
@@ -106,9 +110,21 @@ export class Runtime {
 
   static async start(options: RuntimeOptions, manifests: ServiceManifest[], admin?: (rt: Runtime) => Promise<FastifyInstance>): Promise<Runtime> {
     const log = options.logger ?? pino({ level: options.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+    if (options.listen !== false) {
+      for (const id of [...(admin ? ['admin' as const] : []), ...manifests.map((m) => m.id)]) await probePort(id, options.host, options.ports(id));
+    }
+    // A start that fails before it is up leaves no data directory it made itself (a key for an empty store misleads).
+    const madeDataDir = !existsSync(options.dataDir);
     mkdirSync(options.dataDir, { recursive: true });
-    const vault = new Vault(masterKey(options));
-    const db = await openDatabase(options.databaseUrl, { synchronous: options.sqliteSynchronous });
+    let db: Database;
+    let vault: Vault;
+    try {
+      vault = new Vault(masterKey(options));
+      db = await openDatabase(options.databaseUrl, { synchronous: options.sqliteSynchronous });
+    } catch (err) {
+      if (madeDataDir) rmSync(options.dataDir, { recursive: true, force: true });
+      throw err;
+    }
     let rt: Runtime | undefined;
     try {
       await db.migrate('core', coreMigrations);
@@ -121,7 +137,7 @@ export class Runtime {
       if (options.listen !== false) {
         if (admin) {
           const app = await admin(rt);
-          const url = await listen(app, options.host, options.ports('admin'));
+          const url = await listen(app, options.host, options.ports('admin'), 'admin');
           rt.admin = { app, url };
         }
         rt.#startScheduler();
@@ -130,6 +146,7 @@ export class Runtime {
     } catch (err) {
       if (rt) await rt.close();
       else await db.close();
+      if (madeDataDir) rmSync(options.dataDir, { recursive: true, force: true });
       throw err;
     }
   }
@@ -160,12 +177,13 @@ export class Runtime {
       bodyLimit: manifest.listener?.bodyLimit,
       serverFactory: manifest.listener?.serverFactory,
       https: manifest.listener?.https,
+      inspection: { inspector: this.inspector, principalOf: (req) => this.#principalOf(req.headers, req.query) },
     });
     await manifest.register(app, ctx);
     await manifest.start?.(ctx);
     let url = '';
     if (this.options.listen !== false) {
-      url = await listen(app, this.options.host, this.options.ports(manifest.id), ctx.tls);
+      url = await listen(app, this.options.host, this.options.ports(manifest.id), manifest.id, ctx.tls);
       ctx.baseUrl = url;
     }
     this.services.set(manifest.id, { manifest, ctx, app, url });
@@ -181,6 +199,18 @@ export class Runtime {
         await this.identity.ensureCredential({ principalId: p.id, type: c.type, value: c.value, scopes: c.scopes, label: c.label, keepSecret: c.type === 'licence_key' });
       }
     }
+  }
+
+  /** The principal a request names by a bearer token or an API key of ours (other schemes are the services' own). */
+  async #principalOf(headers: Record<string, unknown>, query: unknown): Promise<string | null> {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(String(headers.authorization ?? ''))?.[1];
+    const apiKey = headers['x-goog-api-key'] ?? (query as { key?: unknown } | undefined)?.key;
+    const resolved = bearer
+      ? await this.identity.resolve('bearer', bearer)
+      : typeof apiKey === 'string' && apiKey
+        ? await this.identity.resolve('api_key', apiKey)
+        : undefined;
+    return resolved?.principal.id ?? null;
   }
 
   #startScheduler(): void {
@@ -240,8 +270,10 @@ export class Runtime {
   }
 }
 
-async function listen(app: FastifyInstance, host: string, port: number, declaredTls = false): Promise<string> {
-  await app.listen({ host, port });
+async function listen(app: FastifyInstance, host: string, port: number, listener: string, declaredTls = false): Promise<string> {
+  await app.listen({ host, port }).catch((err: unknown) => {
+    throw explainListenError(err, listener, host, port);
+  });
   // A TLS server, or a service that wraps its sockets in TLS from its own settings and says so.
   const tls = declaredTls || app.server instanceof TlsServer;
   const address = app.server.address();
