@@ -211,6 +211,8 @@ export interface Backend {
   unauthenticatedPaths?: string[];
   /** Paths needing sudo in addition to the capability (same pattern rules). */
   rootProtectedPaths?: string[];
+  /** Paths whose body is the data itself (stored as sent, `null` values included); elsewhere `null` means absent. */
+  arbitraryInputPaths?: string[];
   /** Markdown help and OpenAPI path items (paths relative to the mount, leading `/`). */
   help?(req: LogicalRequest): { help: string; paths: Record<string, unknown> };
   /** Called when the mount is removed (its storage is deleted by the core). */
@@ -230,6 +232,8 @@ export interface SystemRoute {
   rootProtected?: boolean;
   /** Answer in the root namespace only (400 `operation unavailable in namespaces` elsewhere). */
   rootNamespaceOnly?: boolean;
+  /** The body is the data itself (stored as sent, `null` values included); elsewhere `null` means absent. */
+  arbitraryInput?: boolean;
   help?: string;
 }
 

@@ -118,6 +118,7 @@ export function approleBackend(access: Access, ctx: BackendContext): Backend {
     if (numUsesRequested !== undefined && numUsesRequested < 0) throw badRequest('num_uses cannot be negative');
     const ttl = ttlRequested !== undefined && (role.secretIdTtl === 0 || (ttlRequested > 0 && ttlRequested < role.secretIdTtl)) ? ttlRequested : role.secretIdTtl;
     const numUses = numUsesRequested !== undefined && (role.secretIdNumUses === 0 || (numUsesRequested > 0 && numUsesRequested < role.secretIdNumUses)) ? numUsesRequested : role.secretIdNumUses;
+    const issuedAt = now(); // one reading: expiration is exactly ttl after creation
     const entry: SecretId = {
       accessor: randomUUID(),
       hash,
@@ -125,8 +126,8 @@ export function approleBackend(access: Access, ctx: BackendContext): Backend {
       cidrList: checkCidrs('cidr_list', stringListField(req.data, 'cidr_list') ?? []),
       numUses,
       ttl,
-      creationTime: now(),
-      expirationTime: ttl > 0 ? now() + ttl * 1000 : null,
+      creationTime: issuedAt,
+      expirationTime: ttl > 0 ? issuedAt + ttl * 1000 : null,
     };
     await secretIds.put(`${role.name}/${hash}`, entry);
     await accessors.put(entry.accessor, { role: role.name, hash });

@@ -4,6 +4,18 @@ import { badRequest } from '../contract.ts';
 
 const UNIT_SECONDS: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600, d: 86400 };
 
+/**
+ * The body's fields without those sent as `null`: Vault reads a null field as an absent one, and clients rely on it
+ * (hvac sends every optional argument, unused ones as null). Paths that store the body as data keep it whole.
+ */
+export function withoutNullFields(data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(data)) {
+    if (v !== null) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
 /** Seconds from `30`, `"30"`, `"1h30m"`, `"1.5h"`, `"500ms"` (rounded down to whole seconds). */
 export function parseDurationSeconds(value: unknown, field: string): number {
   if (typeof value === 'number') {

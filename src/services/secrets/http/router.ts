@@ -19,6 +19,7 @@ import type { CoreRoute } from '../sys/route.ts';
 import { render, renderError, type Rendered } from './envelope.ts';
 import type { Wrapping } from '../sys/wrapping.ts';
 import { helpResponse } from './help.ts';
+import { withoutNullFields } from './fields.ts';
 
 /** What the HTTP layer hands over: the operation before the existence check (`write` = POST/PUT). */
 export interface RoutedInput {
@@ -50,6 +51,8 @@ interface Target {
   route?: { route: CoreRoute | SystemRoute; match: RegExpMatchArray };
   unauthenticated: boolean;
   rootProtected: boolean;
+  /** The body is stored as sent; elsewhere null fields are dropped before any handler reads them. */
+  arbitraryInput: boolean;
 }
 
 export class Router {
@@ -81,7 +84,7 @@ export class Router {
         relativePath: target.relativePath,
         mountPath: target.mountPath,
         mount: target.mount,
-        data: input.data,
+        data: target.arbitraryInput ? input.data : withoutNullFields(input.data),
         query: input.query,
         clientToken: input.clientToken,
         headers: input.headers,
@@ -163,6 +166,7 @@ export class Router {
         route: found,
         unauthenticated: Boolean(route?.unauthenticated),
         rootProtected: Boolean(route?.rootProtected),
+        arbitraryInput: Boolean(route?.arbitraryInput),
       };
     }
     if (core.barrier.sealed) throw new SecretsError(503, 'Vault is sealed');
@@ -170,7 +174,7 @@ export class Router {
     const inner = auth ? path.slice(5) : path;
     const mounted = await core.mounts.resolve(namespace, auth ? 'auth' : 'secret', inner);
     if (!mounted) {
-      return { mountPath: '', mountType: '', relativePath: path, storage: core.systemStorage(namespace), unauthenticated: false, rootProtected: false };
+      return { mountPath: '', mountType: '', relativePath: path, storage: core.systemStorage(namespace), unauthenticated: false, rootProtected: false, arbitraryInput: false };
     }
     const relativePath = inner.length >= mounted.entry.path.length ? inner.slice(mounted.entry.path.length) : '';
     return {
@@ -182,6 +186,7 @@ export class Router {
       backend: mounted.backend,
       unauthenticated: matchesPathPattern(mounted.backend.unauthenticatedPaths, relativePath),
       rootProtected: matchesPathPattern(mounted.backend.rootProtectedPaths, relativePath),
+      arbitraryInput: matchesPathPattern(mounted.backend.arbitraryInputPaths, relativePath),
     };
   }
 

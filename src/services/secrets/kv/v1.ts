@@ -14,6 +14,7 @@ export function kvV1(ctx: BackendContext): Backend {
     return ctx.mount.config.default_lease_ttl || SYSTEM_DEFAULT_TTL;
   };
   return {
+    arbitraryInputPaths: ['*'],
     async exists(req) {
       return (await storage.get(req.relativePath)) !== undefined;
     },

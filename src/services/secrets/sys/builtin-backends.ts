@@ -11,6 +11,7 @@ export const cubbyholeBackend: BackendFactory = (ctx): Backend => {
     return accessor;
   };
   return {
+    arbitraryInputPaths: ['*'],
     async exists(req) {
       // The existence check runs before authorisation, when the token's accessor is not known yet.
       const accessor = req.auth?.token.accessor;

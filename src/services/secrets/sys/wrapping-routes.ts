@@ -11,6 +11,7 @@ export function wrappingRoutes(wrapping: Wrapping): CoreRoute[] {
     {
       pattern: /^wrapping\/wrap$/,
       operations: ['update'],
+      arbitraryInput: true,
       async handle(req) {
         if (Object.keys(req.data).length === 0) throw badRequest('empty request body');
         return { wrapInfo: await wrapping.wrap(req.namespace, { data: req.data }, wrapTtlOf(req.headers) ?? DEFAULT_WRAP_TTL, 'sys/wrapping/wrap') };

@@ -34,6 +34,8 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
 
   async function create(req: LogicalRequest, orphanEndpoint: boolean, role?: TokenRole): Promise<LogicalResponse> {
     const parent = await caller(req);
+    // One clock reading: the TTL reported is the TTL requested, not one measured a moment later.
+    const at = now();
     const input = decodeCreateRequest(req.data);
     if (role?.noDefaultPolicy) input.noDefaultPolicy = true;
     if (role?.numUses && (input.numUses === 0 || input.numUses > role.numUses)) input.numUses = role.numUses;
@@ -42,7 +44,7 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
       isSudo: await access.hasSudo(req),
       orphanEndpoint,
       role,
-      now: now(),
+      now: at,
       limits: limits(),
       namespaceId: req.namespace.id,
       relativePath: req.relativePath,
@@ -50,7 +52,7 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
     if (plan.id && (await access.tokens.lookup(plan.id, { allowSpent: true }))) throw badRequest('cannot create a token with a duplicate ID');
     const { id, entry } = await access.tokens.create(plan.entry, plan.id);
     const warnings = [...plan.warnings, ...(await warnMissingPolicies(req, entry.policies.filter((p) => p !== 'root')))];
-    return { auth: authBlock(entry, id, now()), warnings: warnings.length ? warnings : undefined };
+    return { auth: authBlock(entry, id, at), warnings: warnings.length ? warnings : undefined };
   }
 
   async function lookupBy(req: LogicalRequest, token: string): Promise<LogicalResponse> {
@@ -72,10 +74,11 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
     if (isBatch(entry)) throw badRequest('batch tokens cannot be renewed');
     const role = entry.role ? await roles.get<TokenRole>(entry.role) : undefined;
     const increment = durationField(req.data, 'increment') ?? 0;
-    const plan = planRenew(entry, { now: now(), increment, limits: limits(), period: role?.period, explicitMaxTtl: role?.explicitMaxTtl });
-    const renewed: TokenEntry = { ...entry, expireTime: plan.expireTime, lastRenewalTime: now() };
+    const at = now(); // one reading: the lease reported is the increment granted
+    const plan = planRenew(entry, { now: at, increment, limits: limits(), period: role?.period, explicitMaxTtl: role?.explicitMaxTtl });
+    const renewed: TokenEntry = { ...entry, expireTime: plan.expireTime, lastRenewalTime: at };
     await access.tokens.save(renewed);
-    return { auth: authBlock(renewed, id, now()), warnings: plan.warnings.length ? plan.warnings : undefined };
+    return { auth: authBlock(renewed, id, at), warnings: plan.warnings.length ? plan.warnings : undefined };
   }
 
   async function revokeTarget(req: LogicalRequest): Promise<TokenEntry | undefined> {
