@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.twinstack/', 'bench/results/', 'coverage/', 'scratch/'] },
+  { ignores: ['node_modules/', '.twinstack/', 'bench/results/', 'coverage/', 'scratch/', 'dist/'] },
   ...tseslint.configs.recommended,
   {
     rules: {
