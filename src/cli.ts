@@ -1,6 +1,8 @@
 // The `twinstack` command: start, reset, and per-service data commands.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { watchParent } from './core/parent-watch.ts';
+import { writePidFile } from './core/pid-file.ts';
 import { SERVICE_IDS } from './core/service.ts';
 import { startFromConfig, startTable } from './main.ts';
 import { SERVICES } from './services/index.ts';
@@ -51,11 +53,14 @@ const start = dataOptions(program.command('start').description('start the admin 
   .option('--host <host>', 'address to listen on (default: 127.0.0.1)')
   .option('--port-base <port>', 'admin port; service ports follow it (default: 4400)', intArg)
   .addOption(new Option('--clock <mode>', 'system time, or manual time moved through the admin API').choices(['system', 'manual']))
-  .option('--clock-start <time>', 'start of manual time (RFC 3339)');
+  .option('--clock-start <time>', 'start of manual time (RFC 3339)')
+  .option('--pid-file <file>', 'write the process id to this file at start; removed at exit')
+  .option('--no-parent-watch', 'keep running after the process that started this one exits');
 for (const id of ['admin', ...SERVICE_IDS]) start.option(`--port-${id} <port>`, `port of ${id}`, intArg);
 
 start.action(async (opts) => {
   const config = configFrom(opts);
+  if (opts.pidFile) writePidFile(opts.pidFile);
   const rt = await startFromConfig(config);
   console.log(`twinstack is running (database: ${rt.db.describe}, clock: ${rt.clock.mode})\n`);
   console.log(await startTable(rt));
@@ -83,6 +88,14 @@ start.action(async (opts) => {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // Wrappers such as `npm start` do not pass their SIGTERM on: when the parent is gone, stop as if signalled.
+  if (opts.parentWatch) {
+    watchParent(() => {
+      // Its pipes may have closed with it: a failed write must not cut the shutdown short.
+      for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+      stop('parent process exited');
+    });
+  }
 });
 
 dataOptions(program.command('reset').description('delete the data of every selected service (or all) and restore defaults')).action(async (opts) => {
