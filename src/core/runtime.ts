@@ -9,6 +9,8 @@ import { Vault } from './crypto.ts';
 import { openDatabase, type Database } from './db/index.ts';
 import { RequestInspector } from './http/inspector.ts';
 import { createListener } from './http/listener.ts';
+import { serveOpenApi } from './http/openapi.ts';
+import { serveDiscovery } from './google/discovery.ts';
 import { REDACT_PATHS } from './http/redact.ts';
 import { Identity } from './identity.ts';
 import { Jobs } from './jobs.ts';
@@ -179,6 +181,9 @@ export class Runtime {
       https: manifest.listener?.https,
       inspection: { inspector: this.inspector, principalOf: (req) => this.#principalOf(req.headers, req.query) },
     });
+    // Before the service's own routes: the descriptions are generated from routes recorded as they are added.
+    await serveOpenApi(app, { title: manifest.title });
+    serveDiscovery(app, manifest.id);
     await manifest.register(app, ctx);
     await manifest.start?.(ctx);
     let url = '';
