@@ -241,6 +241,16 @@ export class Runtime {
     if (this.clock.mode === 'manual') await saveClock(this.db, this.clock.now(), this.options.clockStart);
   }
 
+  /** After an import replaced state underneath the services: principals seeded again, each service started again on it. */
+  async reload(ids: ServiceId[]): Promise<void> {
+    this.identity.invalidate();
+    await this.#seedPrincipals();
+    for (const id of ids) {
+      const s = this.services.get(id);
+      if (s) await s.manifest.start?.(s.ctx);
+    }
+  }
+
   /** Empties one service's data (or everything) and lets the service seed its defaults again. */
   async reset(id?: ServiceId): Promise<ServiceId[]> {
     const targets = id ? [this.services.get(id)!] : [...this.services.values()];

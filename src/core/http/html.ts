@@ -6,15 +6,20 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 
 export const escapeHtml = (value: unknown): string => String(value ?? '').replace(/[&<>"']/g, (ch) => ESCAPES[ch]);
 
-/** Sends an HTML page with headers that keep it out of caches and frames and allow only its own inline script. */
-export function sendHtml(reply: FastifyReply, html: string, status = 200): FastifyReply {
+const INLINE_ONLY_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; form-action *; frame-ancestors 'none'";
+
+/**
+ * Sends an HTML page with headers that keep it out of caches and frames and allow only its own inline script (or
+ * what the given Content-Security-Policy allows).
+ */
+export function sendHtml(reply: FastifyReply, html: string, status = 200, csp = INLINE_ONLY_CSP): FastifyReply {
   return reply
     .code(status)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'no-referrer')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; form-action *; frame-ancestors 'none'")
+    .header('content-security-policy', csp)
     .send(html);
 }
 

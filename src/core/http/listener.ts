@@ -1,7 +1,8 @@
 // Builds the Fastify instance of one listener: request ids, redacted logs, body limits, a per-request log line.
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { uuid } from '../ids.ts';
+import type { RequestInspector } from './inspector.ts';
 import { parseJsonBody } from './json-body.ts';
 import { redactUrl } from './redact.ts';
 
@@ -11,6 +12,8 @@ export interface ListenerOptions {
   bodyLimit?: number;
   serverFactory?: (handler: (req: any, res: any) => void) => any;
   https?: { key: string | Buffer; cert: string | Buffer } | null;
+  /** Records each request that came over a socket into the request inspector, with the principal it names. */
+  inspection?: { inspector: RequestInspector; principalOf(req: FastifyRequest): Promise<string | null> };
 }
 
 export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
@@ -71,5 +74,32 @@ export function createListener(options: ListenerOptions): FastifyInstance {
       'request',
     );
   });
+  if (options.inspection) installInspection(app, options.name, options.inspection);
   return app;
+}
+
+function installInspection(app: FastifyInstance, name: string, inspection: NonNullable<ListenerOptions['inspection']>): void {
+  const payloads = new WeakMap<FastifyRequest, unknown>();
+  app.addHook('onSend', async (req, _reply, payload) => {
+    payloads.set(req, payload);
+    return payload;
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    // Requests injected in-process (the console's own reads, batch fan-out) are not traffic a user sent.
+    if ((req.raw as { _lightMyRequest?: unknown })._lightMyRequest) return;
+    const principal = await inspection.principalOf(req).catch(() => null);
+    const header = (value: unknown) => (typeof value === 'string' ? value : undefined);
+    inspection.inspector.record({
+      service: name,
+      requestId: req.id,
+      at: Date.now() - reply.elapsedTime,
+      method: req.method,
+      url: req.url,
+      status: reply.statusCode,
+      ms: reply.elapsedTime,
+      principal,
+      request: { contentType: header(req.headers['content-type']), body: req.body },
+      response: { contentType: header(reply.getHeader('content-type')), body: payloads.get(req) },
+    });
+  });
 }

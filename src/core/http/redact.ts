@@ -18,6 +18,18 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, q)}?${params.join('&')}`;
 }
 
+/**
+ * Field names whose values are credentials, secrets or card data wherever they appear in a body (the request
+ * inspector keeps bodies with these values replaced).
+ */
+const SENSITIVE_FIELD =
+  /^(.*[_-])?(token|tokens|access_token|client_token|refresh_token|id_token|accessor|secret|secret_id|client_secret|password|passphrase|key|api_key|apikey|licence_key|license_key|private_key|unseal_key|keys|keys_base64|otp|nonce|mac|authorization|cookie|cardnumber|card_number|pan|csc|cvv|cvc|expmonth|expyear|expiry)$/i;
+
+/** True when a body field or query parameter of this name carries a value that must never be shown or kept. */
+export function isSensitiveName(name: string): boolean {
+  return SENSITIVE_QUERY.test(name) || SENSITIVE_FIELD.test(name);
+}
+
 function decodeSafe(s: string): string {
   try {
     return decodeURIComponent(s);
