@@ -4,7 +4,9 @@ import { Type } from '@sinclair/typebox';
 import { createListener } from '../core/http/listener.ts';
 import type { Runtime } from '../core/runtime.ts';
 import type { ServiceId } from '../core/service.ts';
+import { archiveRoutes } from './archive.ts';
 import { clockRoutes } from './clock.ts';
+import { consoleRoutes } from './console/index.ts';
 import { adminError, installAdminErrors } from './errors.ts';
 import { healthRoutes } from './health.ts';
 import { outboxRoutes } from './outbox.ts';
@@ -17,6 +19,8 @@ export async function buildAdmin(rt: Runtime): Promise<FastifyInstance> {
   clockRoutes(app, rt);
   outboxRoutes(app, rt);
   principalRoutes(app, rt);
+  archiveRoutes(app, rt);
+  consoleRoutes(app, rt);
   app.post(
     '/reset',
     { schema: { body: Type.Optional(Type.Object({ service: Type.Optional(Type.String()) }, { additionalProperties: false })) } },
