@@ -1,12 +1,11 @@
 // Operator routes under /services/payments/ on the admin listener: clients and licence keys, merchant accounts,
 // closing a batch now, and minting an API key for manual calls.
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
 import { isTimeZone } from '../../core/time.ts';
-import { makeApiKey } from './domain/api-key.ts';
 import type { Gateway } from './gateway.ts';
 import { batchView } from './batches.ts';
+import { mintApiKey } from './manual-key.ts';
 import { ClientConfig, MerchantConfig, merchantConfigView, merchantFromConfig, problemWith } from './settings.ts';
 
 const bad = (message: string) => new ApiError(400, message);
@@ -40,9 +39,9 @@ export function adminRoutes(app: FastifyInstance, g: Gateway): void {
   /** A fresh API key for a client, made with the service's clock (for curl and manual testing). */
   app.post('/clients/:clientid/api-key', async (req) => {
     const { clientid } = req.params as { clientid: string };
-    const licenceKey = await g.clients.licenceKeyOf(clientid);
-    if (licenceKey === undefined) throw notFound(`no client ${clientid}`);
-    return { header: 'pay-api-key', value: makeApiKey(clientid, licenceKey, randomBytes(16), g.ctx.clock.now()) };
+    const value = await mintApiKey(g, clientid);
+    if (value === undefined) throw notFound(`no client ${clientid}`);
+    return { header: 'pay-api-key', value };
   });
 
   app.get('/merchants', async () => ({ merchants: (await g.merchants.list()).map(merchantConfigView) }));

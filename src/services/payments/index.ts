@@ -3,6 +3,7 @@
 import type { ServiceContext, ServiceManifest } from '../../core/service.ts';
 import { adminRoutes } from './admin.ts';
 import { BATCH_JOB } from './batches.ts';
+import { paymentsCommands } from './commands.ts';
 import type { PaymentsModule } from './contract.ts';
 import * as direct from './direct/index.ts';
 import { gatewayOf } from './gateway.ts';
@@ -60,6 +61,7 @@ export const manifest: ServiceManifest = {
       { label: 'client id', value: DEV_CLIENT_ID },
       { label: 'licence key', value: licenceKey ?? '(none)' },
       { label: 'merchant id', value: String(DEV_MERCHANT_ID) },
+      { label: 'API key (pay-api-key, one per request)', value: 'twinstack payments api-key, or POST /v6/authenticate' },
     ];
   },
 
@@ -71,4 +73,6 @@ export const manifest: ServiceManifest = {
   async admin(app, ctx) {
     adminRoutes(app, gatewayOf(ctx));
   },
+
+  commands: paymentsCommands,
 };
