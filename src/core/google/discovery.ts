@@ -47,6 +47,14 @@ export interface DiscoveryMethod {
   description?: string;
   parameters: Record<string, DiscoveryParameter>;
   parameterOrder: string[];
+  supportsMediaUpload?: boolean;
+  mediaUpload?: { accept: string[]; protocols: { simple?: UploadProtocol; resumable?: UploadProtocol } };
+}
+
+/** Where a method's content goes (paths are absolute, from rootUrl, as Google's are). */
+export interface UploadProtocol {
+  multipart: boolean;
+  path: string;
 }
 
 export interface DiscoveryResource {
@@ -115,7 +123,8 @@ export function restDescription(api: GoogleApi, openapi: OpenAPIV3.Document, roo
     taken.add([...resources, name].join('.'));
     let node = root;
     for (const r of resources) node = ((node.resources ??= {})[r] ??= {});
-    (node.methods ??= {})[name] = discoveryMethod(api, o.path, o.httpMethod, o.operation, [api.name, ...resources, name].join('.'));
+    const described = discoveryMethod(api, o.path, o.httpMethod, o.operation, [api.name, ...resources, name].join('.'));
+    (node.methods ??= {})[name] = { ...described, ...mediaUploadOf(openapi, o.path, o.httpMethod) };
   }
 
   return {
@@ -185,6 +194,21 @@ function discoveryMethod(api: GoogleApi, openapiPath: string, httpMethod: string
     ...(operation.description ? { description: operation.description } : {}),
     parameters,
     parameterOrder,
+  };
+}
+
+/** A method whose path is also served under `/upload` (and `/resumable/upload`) with the same verb takes content. */
+function mediaUploadOf(openapi: OpenAPIV3.Document, path: string, httpMethod: string): Pick<DiscoveryMethod, 'supportsMediaUpload' | 'mediaUpload'> {
+  const served = (p: string) => Boolean(openapi.paths[p]?.[httpMethod.toLowerCase() as (typeof HTTP_METHODS)[number]]);
+  const simple = `/upload${path}`;
+  const resumable = `/resumable/upload${path}`;
+  if (!served(simple)) return {};
+  return {
+    supportsMediaUpload: true,
+    mediaUpload: {
+      accept: ['*/*'],
+      protocols: { simple: { multipart: true, path: simple }, ...(served(resumable) ? { resumable: { multipart: true, path: resumable } } : {}) },
+    },
   };
 }
 
