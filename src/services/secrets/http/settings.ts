@@ -1,5 +1,7 @@
 // The service settings (`services.secrets` in the config file), validated once at register time.
 import { readFileSync } from 'node:fs';
+import { cacheBudgetOf, type CacheBudget } from '../../../core/cache.ts';
+import { DEFAULT_STORAGE_CACHE_BUDGET } from '../storage/physical.ts';
 
 export const DEFAULT_MAX_REQUEST_SIZE = 32 * 1024 * 1024;
 
@@ -13,6 +15,8 @@ export interface SecretsSettings {
   tls: { cert: string; key: string } | null;
   /** Cache stored values in memory; default on for SQLite, off for PostgreSQL (instances may share it). */
   storageCache?: boolean;
+  /** Entries and bytes the storage cache may hold (`{ entries, bytes }`; default 20,000 and 64 MiB). */
+  storageCacheBudget: CacheBudget;
 }
 
 export function parseSettings(raw: Record<string, unknown>): SecretsSettings {
@@ -45,5 +49,6 @@ export function parseSettings(raw: Record<string, unknown>): SecretsSettings {
     requireRequestHeader: bool('requireRequestHeader', false),
     tls,
     storageCache: raw.storageCache === undefined ? undefined : bool('storageCache', false),
+    storageCacheBudget: cacheBudgetOf(raw.storageCacheBudget, DEFAULT_STORAGE_CACHE_BUDGET, 'services.secrets.storageCacheBudget'),
   };
 }

@@ -1,5 +1,6 @@
 // The physical layer: opaque byte values by plaintext path in one table. Only the barrier writes here.
 import { sql, type Kysely, type Migration } from 'kysely';
+import { boundedCache, type CacheBudget } from '../../../core/cache.ts';
 import { columnTypes } from '../../../core/db/dialect.ts';
 import type { Database } from '../../../core/db/index.ts';
 import { StorageConflictError } from '../contract.ts';
@@ -22,7 +23,13 @@ export const storageMigrations: Record<string, Migration> = {
 /** LIKE pattern matching everything that starts with `prefix` (wildcards in the prefix escaped). */
 const likePrefix = (prefix: string) => prefix.replace(/[\\%_]/g, (m) => `\\${m}`) + '%';
 
-const CACHE_ENTRIES = 20_000;
+/** The default budget of the value cache (`services.secrets.storageCacheBudget`). */
+export const DEFAULT_STORAGE_CACHE_BUDGET: CacheBudget = { entries: 20_000, bytes: 64 * 1024 * 1024 };
+
+/** A cached read: the stored bytes, or null for a path known to be absent. */
+interface Cached {
+  value: Buffer | null;
+}
 
 /**
  * Rows by path. With `cache`, a read-through LRU of the (still encrypted) values sits in front of the table, as Vault's
@@ -33,12 +40,17 @@ const CACHE_ENTRIES = 20_000;
 export class PhysicalStorage {
   readonly #database: Database;
   readonly #db: Kysely<any>;
-  readonly #cache: Map<string, Buffer | null> | null;
+  readonly #cache: ReturnType<typeof boundedCache<string, Cached>> | null;
 
-  constructor(database: Database, options: { cache?: boolean } = {}) {
+  constructor(database: Database, options: { cache?: boolean; cacheBudget?: CacheBudget } = {}) {
     this.#database = database;
     this.#db = database.kysely;
-    this.#cache = options.cache ? new Map() : null;
+    this.#cache = options.cache ? boundedCache<string, Cached>(options.cacheBudget ?? DEFAULT_STORAGE_CACHE_BUDGET, (c) => c.value?.length ?? 0) : null;
+  }
+
+  /** Entries and bytes the value cache holds now (0 when it is off). */
+  get cacheUsage(): { entries: number; bytes: number } {
+    return { entries: this.#cache?.size ?? 0, bytes: this.#cache?.calculatedSize ?? 0 };
   }
 
   /** Drops cached values (after the tables were emptied behind this object's back). */
@@ -47,16 +59,12 @@ export class PhysicalStorage {
   }
 
   #remember(path: string, value: Buffer | null): void {
-    const cache = this.#cache;
-    if (!cache) return;
-    cache.delete(path);
-    cache.set(path, value);
-    if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    this.#cache?.set(path, { value });
   }
 
   async get(path: string): Promise<Buffer | undefined> {
     const cached = this.#cache?.get(path);
-    if (cached !== undefined) return cached ?? undefined;
+    if (cached !== undefined) return cached.value ?? undefined;
     const row = await this.#db.selectFrom(ENTRIES_TABLE).select('value').where('path', '=', path).executeTakeFirst();
     const value = row ? Buffer.from(row.value) : undefined;
     this.#remember(path, value ?? null);

@@ -1,6 +1,7 @@
 // The assembled store: physical storage, barrier, seal, namespaces, mount tables, and the access half (or the
 // root-only authoriser until it is installed). One instance per service context.
 import { randomBytes } from 'node:crypto';
+import type { CacheBudget } from '../../../core/cache.ts';
 import type { Database } from '../../../core/db/index.ts';
 import type { Logger } from 'pino';
 import type { Clock } from '../../../core/clock.ts';
@@ -32,6 +33,8 @@ export interface CoreOptions {
   plugin?: SecretsPlugin;
   /** Read-through cache of stored values (safe only when this process is the only writer). */
   storageCache?: boolean;
+  /** Entries and bytes the storage cache may hold. */
+  storageCacheBudget?: CacheBudget;
 }
 
 export class StoreCore implements SecretsCore {
@@ -58,7 +61,7 @@ export class StoreCore implements SecretsCore {
   constructor(options: CoreOptions) {
     this.clock = options.clock;
     this.log = options.log;
-    this.physical = new PhysicalStorage(options.db, { cache: options.storageCache });
+    this.physical = new PhysicalStorage(options.db, { cache: options.storageCache, cacheBudget: options.storageCacheBudget });
     this.soleWriter = Boolean(options.storageCache);
     this.barrier = new Barrier(this.physical);
     this.seal = new Seal(this.physical, this.barrier);

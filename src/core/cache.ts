@@ -1,0 +1,44 @@
+// In-memory caches bounded twice: by entries and by bytes. An entry count alone lets a few large values (30 MB
+// secrets) hold gigabytes; a byte budget alone lets millions of tiny entries cost their per-entry overhead. Every cache
+// in the program is made here, least recently used evicted first, with a budget its owner reads from configuration.
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { LRUCache } from 'lru-cache';
+
+export const CacheBudgetSchema = Type.Object(
+  {
+    entries: Type.Integer({ minimum: 1 }),
+    bytes: Type.Integer({ minimum: 1 }),
+  },
+  { additionalProperties: false },
+);
+export type CacheBudget = Static<typeof CacheBudgetSchema>;
+
+/** Bookkeeping every entry costs besides its value (key, links, object headers), counted against the byte budget. */
+export const ENTRY_OVERHEAD_BYTES = 64;
+
+/**
+ * A cache within `budget`; `bytesOf` tells what an entry costs (its key's length and the overhead are added). An entry
+ * larger than the whole budget is not kept at all.
+ */
+export function boundedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(budget: CacheBudget, bytesOf: (value: V, key: K) => number): LRUCache<K, V> {
+  return new LRUCache<K, V>({
+    max: budget.entries,
+    maxSize: budget.bytes,
+    maxEntrySize: budget.bytes,
+    sizeCalculation: (value, key) => Math.max(1, Math.ceil(bytesOf(value, key) + String(key).length * 2 + ENTRY_OVERHEAD_BYTES)),
+  });
+}
+
+/**
+ * A budget from a service's settings (`{ entries, bytes }`, either optional), over `defaults`; throws naming
+ * `setting` when it is malformed.
+ */
+export function cacheBudgetOf(raw: unknown, defaults: CacheBudget, setting: string): CacheBudget {
+  if (raw === undefined) return defaults;
+  const merged = { ...defaults, ...(raw as object) };
+  if (typeof raw !== 'object' || raw === null || !Value.Check(CacheBudgetSchema, merged)) {
+    throw new Error(`${setting} must be { entries, bytes } with positive integers`);
+  }
+  return merged;
+}

@@ -1,0 +1,66 @@
+// Caches bounded by entries and by bytes: a few large values cannot hold more memory than the byte budget, many small
+// ones no more entries than the entry budget; the secrets storage cache keeps within its configured budget.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { Kysely } from 'kysely';
+import { boundedCache, cacheBudgetOf, ENTRY_OVERHEAD_BYTES } from '../../src/core/cache.ts';
+import { openDatabase } from '../../src/core/db/index.ts';
+import { parseSettings } from '../../src/services/secrets/http/settings.ts';
+import { PhysicalStorage, storageMigrations } from '../../src/services/secrets/storage/physical.ts';
+
+const MB = 1024 * 1024;
+
+describe('bounded caches', () => {
+  it('evicts the least recently used entries past the byte budget', () => {
+    const cache = boundedCache<string, Buffer>({ entries: 1_000, bytes: 3 * MB }, (v) => v.length);
+    for (let i = 0; i < 20; i++) cache.set(`k${i}`, Buffer.alloc(MB));
+    assert.ok(cache.calculatedSize <= 3 * MB);
+    assert.equal(cache.size, 2, 'two 1 MB values and their bookkeeping fit in 3 MB');
+    assert.ok(cache.has('k19') && cache.has('k18'));
+  });
+
+  it('evicts past the entry budget however small the entries', () => {
+    const cache = boundedCache<string, string>({ entries: 100, bytes: 64 * MB }, (v) => v.length);
+    for (let i = 0; i < 1_000; i++) cache.set(`k${i}`, 'v');
+    assert.equal(cache.size, 100);
+    assert.ok(cache.calculatedSize >= 100 * ENTRY_OVERHEAD_BYTES, 'every entry costs its bookkeeping');
+  });
+
+  it('keeps nothing larger than the whole budget', () => {
+    const cache = boundedCache<string, Buffer>({ entries: 10, bytes: MB }, (v) => v.length);
+    cache.set('big', Buffer.alloc(2 * MB));
+    assert.equal(cache.has('big'), false);
+  });
+
+  it('reads budgets from settings and refuses malformed ones', () => {
+    const defaults = { entries: 10, bytes: 100 };
+    assert.deepEqual(cacheBudgetOf(undefined, defaults, 's'), defaults);
+    assert.deepEqual(cacheBudgetOf({ bytes: 5 }, defaults, 's'), { entries: 10, bytes: 5 });
+    assert.throws(() => cacheBudgetOf({ bytes: -1 }, defaults, 's.budget'), /s\.budget/);
+    assert.throws(() => cacheBudgetOf({ bytes: 1, extra: 2 }, defaults, 's'), /entries, bytes/);
+    assert.deepEqual(parseSettings({ storageCacheBudget: { bytes: 4 * MB } }).storageCacheBudget, { entries: 20_000, bytes: 4 * MB });
+    assert.throws(() => parseSettings({ storageCacheBudget: 'big' }), /storageCacheBudget/);
+  });
+});
+
+describe('secrets storage cache', () => {
+  it('holds no more than its byte budget however large the values written and read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'twinstack-cache-'));
+    const db = await openDatabase(join(dir, 'cache.db'));
+    try {
+      for (const m of Object.values(storageMigrations)) await m.up(db.kysely as Kysely<any>);
+      const storage = new PhysicalStorage(db, { cache: true, cacheBudget: { entries: 20_000, bytes: 4 * MB } });
+      for (let i = 0; i < 20; i++) await storage.put(`big/${i}`, Buffer.alloc(MB, i));
+      for (let i = 0; i < 20; i++) assert.equal((await storage.get(`big/${i}`))?.[0], i, 'evicted values read back from the table');
+      const usage = storage.cacheUsage;
+      assert.ok(usage.bytes <= 4 * MB, `${usage.bytes} bytes cached`);
+      assert.ok(usage.entries >= 1 && usage.entries <= 4);
+    } finally {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
