@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { OpenAPIV3 } from 'openapi-types';
 import { openApiDocument, originOf, WILDCARD_PARAMETER } from '../http/openapi.ts';
 import type { ServiceId } from '../service.ts';
-import { GoogleError } from './errors.ts';
+import { notFound } from './errors.ts';
 import { SYSTEM_PARAMETERS } from './parameters.ts';
 
 /** Which Google API a service follows, and where its methods live. */
@@ -83,15 +83,15 @@ export interface RestDescription extends DiscoveryResource {
 export function serveDiscovery(app: FastifyInstance, id: ServiceId): void {
   const api = GOOGLE_APIS[id];
   if (!api) return;
-  const notFound = (url: string) => new GoogleError(404, `The requested URL ${url.split('?')[0]} was not found on this server.`, { reason: 'notFound' });
+  const missing = (url: string) => notFound(`The requested URL ${url.split('?')[0]} was not found on this server.`);
   app.get('/$discovery/rest', { schema: { hide: true } }, async (req) => {
     const version = (req.query as { version?: unknown }).version;
-    if (version !== undefined && version !== api.version) throw notFound(req.url);
+    if (version !== undefined && version !== api.version) throw missing(req.url);
     return restDescription(api, openApiDocument(app, originOf(req)), `${originOf(req)}/`);
   });
   app.get('/discovery/v1/apis/:api/:version/rest', { schema: { hide: true } }, async (req) => {
     const params = req.params as { api: string; version: string };
-    if (params.api !== api.name || params.version !== api.version) throw notFound(req.url);
+    if (params.api !== api.name || params.version !== api.version) throw missing(req.url);
     return restDescription(api, openApiDocument(app, originOf(req)), `${originOf(req)}/`);
   });
 }
