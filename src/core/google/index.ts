@@ -1,7 +1,7 @@
 // Everything the Google-style APIs share on the wire: system query parameters on every route, `fields` partial
 // responses, `prettyPrint`, and the error envelope for every failure (including the framework's own).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isApiError, frameworkStatus } from '../errors.ts';
+import { isApiError, isUnstorableText, frameworkStatus } from '../errors.ts';
 import { GoogleError, googleErrorBody, type GoogleErrorDetail } from './errors.ts';
 import { FieldsSyntaxError, applyFields, parseFields, type Selection } from './fields.ts';
 
@@ -84,6 +84,7 @@ export function installGoogleFamily(app: FastifyInstance, options: GoogleFamilyO
 }
 
 function frameworkMessage(err: FastifyError): string {
+  if (isUnstorableText(err)) return 'Invalid value: text may not contain the NUL character or invalid UTF-8.';
   if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError || /JSON/.test(err.message)) {
     return `Invalid JSON payload received. ${err.message}`;
   }
