@@ -41,6 +41,18 @@ export const ConfigSchema = Type.Object({
   clockStart: Type.Optional(Type.String()),
   logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
   shutdownGraceMs: Type.Integer({ minimum: 0, maximum: 600_000 }),
+  /** Socket limits of every listener; each field defaults as documented in core/http/listener.ts. */
+  listenerLimits: Type.Optional(
+    Type.Object(
+      {
+        maxConnections: Type.Optional(Type.Integer({ minimum: 1 })),
+        headersTimeoutMs: Type.Optional(Type.Integer({ minimum: 100 })),
+        requestTimeoutMs: Type.Optional(Type.Integer({ minimum: 100 })),
+        keepAliveTimeoutMs: Type.Optional(Type.Integer({ minimum: 100 })),
+      },
+      { additionalProperties: false },
+    ),
+  ),
   /** Development credentials printed at start; fixed so scripts can rely on them. */
   devApiKey: Type.String({ minLength: 8 }),
   devToken: Type.String({ minLength: 8 }),

@@ -13,7 +13,7 @@ import { outboxRoutes } from './outbox.ts';
 import { principalRoutes } from './principals.ts';
 
 export async function buildAdmin(rt: Runtime): Promise<FastifyInstance> {
-  const app = createListener({ name: 'admin', log: rt.log });
+  const app = createListener({ name: 'admin', log: rt.log, limits: rt.options.listenerLimits });
   installAdminErrors(app);
   healthRoutes(app, rt);
   clockRoutes(app, rt);

@@ -8,7 +8,7 @@ import { ManualClock, SystemClock, type Clock } from './clock.ts';
 import { Vault } from './crypto.ts';
 import { openDatabase, type Database } from './db/index.ts';
 import { RequestInspector } from './http/inspector.ts';
-import { createListener } from './http/listener.ts';
+import { createListener, type ListenerLimits } from './http/listener.ts';
 import { serveOpenApi } from './http/openapi.ts';
 import { serveDiscovery } from './google/discovery.ts';
 import { REDACT_PATHS } from './http/redact.ts';
@@ -27,6 +27,8 @@ export interface RuntimeOptions {
   dataDir: string;
   databaseUrl: string;
   sqliteSynchronous?: 'FULL' | 'NORMAL';
+  /** Socket limits of every listener (connections, header, request and keep-alive timeouts). */
+  listenerLimits?: Partial<ListenerLimits>;
   host: string;
   /** Port per listener ('admin' and each service id); 0 picks a free port. */
   ports: (id: ServiceId | 'admin') => number;
@@ -179,6 +181,7 @@ export class Runtime {
       bodyLimit: manifest.listener?.bodyLimit,
       serverFactory: manifest.listener?.serverFactory,
       https: manifest.listener?.https,
+      limits: this.options.listenerLimits,
       inspection: { inspector: this.inspector, principalOf: (req) => this.#principalOf(req.headers, req.query) },
     });
     // Before the service's own routes: the descriptions are generated from routes recorded as they are added.

@@ -21,6 +21,7 @@ export interface TestRuntimeOptions {
   clock?: 'system' | 'manual';
   clockStart?: number;
   settings?: RuntimeOptions['settings'];
+  listenerLimits?: RuntimeOptions['listenerLimits'];
   principals?: RuntimeOptions['principals'];
 }
 
@@ -58,6 +59,7 @@ export async function startTestRuntime(options: TestRuntimeOptions): Promise<Tes
     principals: options.principals,
     settings: { entities: { graph: 'samples' }, ...options.settings }, // the full entity graph only where a test asks for it
     tickMs: 100,
+    listenerLimits: options.listenerLimits,
   });
   const boot = () => Runtime.start(runtimeOptions, manifests, buildAdmin);
   let rt = await boot();

@@ -14,6 +14,8 @@ export interface ListenerOptions {
   https?: { key: string | Buffer; cert: string | Buffer } | null;
   /** Records each request that came over a socket into the request inspector, with the principal it names. */
   inspection?: { inspector: RequestInspector; principalOf(req: FastifyRequest): Promise<string | null> };
+  /** Socket limits over DEFAULT_LISTENER_LIMITS (the `listenerLimits` configuration). */
+  limits?: Partial<ListenerLimits>;
 }
 
 export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
@@ -28,7 +30,24 @@ export const HEADERS_MS = 20_000;
 export const REQUEST_MS = 120_000;
 export const MAX_CONNECTIONS = 2_000;
 
+export interface ListenerLimits {
+  /** Sockets one listener holds at once; more are refused by the kernel's accept path (closed at once). */
+  maxConnections: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** How long an idle kept-alive socket is held for the client's next request. */
+  keepAliveTimeoutMs: number;
+}
+
+export const DEFAULT_LISTENER_LIMITS: ListenerLimits = {
+  maxConnections: MAX_CONNECTIONS,
+  headersTimeoutMs: HEADERS_MS,
+  requestTimeoutMs: REQUEST_MS,
+  keepAliveTimeoutMs: 72_000,
+};
+
 export function createListener(options: ListenerOptions): FastifyInstance {
+  const limits = { ...DEFAULT_LISTENER_LIMITS, ...options.limits };
   const fastifyOptions: FastifyServerOptions & Record<string, unknown> = {
     loggerInstance: options.log.child({ listener: options.name }),
     disableRequestLogging: true,
@@ -39,8 +58,11 @@ export function createListener(options: ListenerOptions): FastifyInstance {
     },
     requestIdHeader: false,
     return503OnClosing: true,
-    requestTimeout: REQUEST_MS,
-    http: { headersTimeout: HEADERS_MS },
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // Node enforces both timeouts when it sweeps its connections; sweeping as often as the shorter one allows keeps
+    // a silent socket from outliving its limit by the default 30 s sweep interval.
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(limits.headersTimeoutMs / 2))) },
     forceCloseConnections: 'idle',
     routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: 2048 },
     // A schema's `additionalProperties: false` must reject unknown fields, not silently drop them.
@@ -54,8 +76,9 @@ export function createListener(options: ListenerOptions): FastifyInstance {
   // eslint-disable-next-line prefer-const -- read by frameworkErrors, which runs only after construction
   let app: FastifyInstance;
   app = Fastify(fastifyOptions) as unknown as FastifyInstance;
-  app.server.maxConnections = MAX_CONNECTIONS;
-  app.server.headersTimeout = HEADERS_MS;
+  app.server.maxConnections = limits.maxConnections;
+  app.server.headersTimeout = limits.headersTimeoutMs;
+  app.server.requestTimeout = limits.requestTimeoutMs;
   // One JSON parser for every listener: nesting depth bounded, and an empty body read as no body.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
