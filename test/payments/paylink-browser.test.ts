@@ -2,18 +2,17 @@
 // card and pays; a second token is paid through a 3-D Secure challenge on the gateway's ACS page.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.ts';
 import { DATABASES, call, type TestRuntime } from '../helpers/runtime.ts';
 import { caller, CLIENT, startGateway } from './support.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const MID = 45001;
 const MID_3DS = 45002;
 
 for (const database of DATABASES) {
-  describe(`paylink in a browser (${database})`, { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed` }, () => {
+  describe(`paylink in a browser (${database})`, { skip: SKIP_WITHOUT_CHROMIUM }, () => {
     let t: TestRuntime;
     let browser: Browser;
 
@@ -22,10 +21,7 @@ for (const database of DATABASES) {
         { merchantid: MID, clientid: CLIENT, name: 'Acme Water', currency: 'GBP', three_d_secure: false },
         { merchantid: MID_3DS, clientid: CLIENT, name: 'Acme Secure', currency: 'GBP', three_d_secure: true },
       ]);
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      });
+      browser = await launchChromium();
     });
     after(async () => {
       await browser?.close();

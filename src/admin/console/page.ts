@@ -26,6 +26,7 @@ export function sendConsolePage(reply: FastifyReply): FastifyReply {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>twinstack console</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/console/ui/console.css">
 <script type="importmap" nonce="${nonce}">${JSON.stringify({ imports })}</script>
 <script type="module" src="/console/ui/app.js"></script>

@@ -53,9 +53,12 @@ function App() {
       removeEventListener('twinstack:clock', read);
     };
   }, []);
-  // After navigation, focus moves to the new page's heading so keyboard and screen-reader users land on it.
+  // After navigation (not on the first load), focus moves to the new page's heading so keyboard and screen-reader
+  // users land on it.
+  const firstPath = useRef(where.path);
   useEffect(() => {
-    main.current?.querySelector('h1')?.focus();
+    if (where.path !== firstPath.current) main.current?.querySelector('h1')?.focus();
+    firstPath.current = null;
   }, [where.path]);
   const pages = PAGES.filter((p) => !p.service || !running || running.has(p.service));
   const page = PAGES.find((p) => p.path === where.path) ?? PAGES[0];
@@ -74,4 +77,7 @@ function App() {
     </div>`;
 }
 
-render(html`<${App} />`, document.getElementById('app'));
+// The placeholder shown while modules load is replaced, not kept beside the console.
+const root = document.getElementById('app');
+root.replaceChildren();
+render(html`<${App} />`, root);

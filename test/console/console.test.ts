@@ -1,0 +1,228 @@
+// The web console in headless Chromium: every page loads without console errors, data written through the services'
+// APIs shows up in their browsers, the clock moved from the UI expires a transient filter set, the request inspector
+// follows requests live with their secrets redacted, and the markup is usable by keyboard and labelled.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.ts';
+import { call, DATABASES, DEV_API_KEY, type TestRuntime } from '../helpers/runtime.ts';
+import { authRequest, caller, VISA } from '../payments/support.ts';
+import { MERCHANT, screenshot, startConsoleRuntime } from './support.ts';
+
+const PAGES = ['overview', 'secrets', 'payments', 'errorreporting', 'bidding', 'entities', 'requests', 'outbox', 'jobs', 'clock', 'principals'];
+const BIDDER_TOKEN = 'bidding-demo-child-token';
+const OWNER = 'bidders/1000/accounts/1001';
+
+for (const database of DATABASES) {
+  describe(`web console in a browser (${database})`, { skip: SKIP_WITHOUT_CHROMIUM }, () => {
+    let t: TestRuntime;
+    let browser: Browser;
+    let rootToken: string;
+
+    before(async () => {
+      t = await startConsoleRuntime(database);
+      browser = await launchChromium();
+      const overview = await call(`${t.adminUrl}/console/api/overview`);
+      rootToken = overview.body.services.find((s: { id: string }) => s.id === 'secrets').credentials[0].value;
+    });
+    after(async () => {
+      await browser?.close();
+      await t?.close();
+    });
+
+    /** A page that fails the test on any console error or uncaught exception. */
+    const open = async (hash: string): Promise<{ page: Page; errors: string[] }> => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+      const errors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`${t.adminUrl}/#/${hash}`);
+      await page.waitForSelector('h1#page-title');
+      return { page, errors };
+    };
+    const vault = (method: string, path: string, body?: unknown) =>
+      call(`${t.url('secrets')}/v1/${path}`, { method, body, headers: { 'x-vault-token': rootToken } });
+
+    it('loads every page without a console error', async () => {
+      for (const name of PAGES) {
+        const { page, errors } = await open(name);
+        try {
+          await page.waitForFunction(() => !document.querySelector('main')?.textContent?.includes('Loading…'));
+          assert.deepEqual(errors, [], `console errors on ${name}`);
+          assert.equal(await page.getAttribute(`nav a[href="#/${name}"]`, 'aria-current'), 'page');
+          await screenshot(page, name);
+        } finally {
+          await page.close();
+        }
+      }
+    });
+
+    it('shows every service with its URL and credentials on the overview', async () => {
+      const { page, errors } = await open('overview');
+      try {
+        await page.waitForSelector('.card');
+        const text = (await page.textContent('main'))!;
+        for (const id of ['secrets', 'payments', 'bidding', 'errorreporting', 'entities'] as const) assert.ok(text.includes(t.url(id)), `${id} URL`);
+        assert.ok(text.includes(rootToken));
+        assert.ok(text.includes(DEV_API_KEY));
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+
+    it('shows a secret written through the API in the KV tree, with its versions', async () => {
+      assert.equal((await vault('POST', 'secret/data/console/db', { data: { password: 'first' } })).status, 200);
+      assert.equal((await vault('POST', 'secret/data/console/db', { data: { password: 'second', user: 'app' } })).status, 200);
+      const { page, errors } = await open('secrets');
+      try {
+        await page.getByRole('button', { name: /secret\/ \(kv v2\)/ }).click();
+        await page.getByRole('button', { name: /console\// }).click();
+        await page.getByRole('button', { name: 'db', exact: true }).click();
+        await page.waitForSelector('article h3');
+        assert.equal(await page.textContent('article h3'), 'secret/console/db');
+        const versions = await page.locator('article table tbody tr').allTextContents();
+        assert.equal(versions.length, 2);
+        assert.match(versions[0], /^2/);
+        // Values stay hidden until asked for.
+        assert.ok(!(await page.textContent('article'))!.includes('second'));
+        await page.getByRole('button', { name: 'Show values' }).click();
+        assert.ok((await page.textContent('article'))!.includes('"second"'));
+        await screenshot(page, 'secrets-entry');
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+
+    it("shows a payment's timeline through its states", async () => {
+      const c = caller(t);
+      const sale = await c.post('/v6/authorise', authRequest({ merchantid: MERCHANT, amount: 4200 }));
+      assert.equal(sale.status, 200, sale.text);
+      const transno = sale.body.AuthResponse.transno;
+      assert.equal((await call(`${t.adminUrl}/services/payments/merchants/${MERCHANT}/close-batch`, { method: 'POST' })).status, 200);
+      const { page, errors } = await open('payments');
+      try {
+        const row = page.locator('tr', { hasText: String(transno) }).first();
+        await row.getByRole('button', { name: 'Show timeline' }).click();
+        const steps = await page.getByRole('list', { name: `Timeline of transaction ${transno}` }).locator('li .state').allTextContents();
+        assert.equal(steps[0], 'open for settlement');
+        assert.match(steps[1], /^assigned to a batch \d+/);
+        await screenshot(page, 'payments-timeline');
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+
+    it('expires a transient filter set when the clock is moved from the UI', async () => {
+      const name = `${OWNER}/filterSets/console-transient`;
+      const created = await call(`${t.url('bidding')}/v2beta1/${OWNER}/filterSets?isTransient=true`, {
+        body: { name, relativeDateRange: { durationDays: 7 } },
+        headers: { authorization: `Bearer ${BIDDER_TOKEN}` },
+      });
+      assert.equal(created.status, 200, created.text);
+      const { page, errors } = await open('bidding');
+      try {
+        await page.waitForSelector(`code:text-is("${name}")`);
+        assert.ok((await page.textContent('main'))!.includes('transient'));
+        await page.getByRole('link', { name: 'Clock' }).click();
+        await page.getByLabel('Advance by (90s, 2h, 3d)').fill('61m');
+        await page.getByRole('button', { name: 'Advance' }).click();
+        await page.waitForSelector('p[role="status"]:has-text("job(s) ran")');
+        await page.getByRole('link', { name: 'Bidding' }).click();
+        await page.waitForSelector('caption:text("Filter sets"), p:text("No filter sets.")');
+        assert.ok(!(await page.textContent('main'))!.includes(name));
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+      assert.equal((await call(`${t.url('bidding')}/v2beta1/${name}`, { headers: { authorization: `Bearer ${BIDDER_TOKEN}` } })).status, 404);
+    });
+
+    it('follows requests live in the inspector, redacting card data and credentials', async () => {
+      const { page, errors } = await open('requests/payments');
+      try {
+        await page.waitForSelector('p[role="status"]:has-text("Live")');
+        const identifier = `live-${Date.now()}`;
+        const sale = await caller(t).post('/v6/authorise', authRequest({ merchantid: MERCHANT, identifier }));
+        assert.equal(sale.status, 200, sale.text);
+        const row = page.locator('tbody tr', { hasText: '/v6/authorise' }).first();
+        await row.waitFor();
+        await row.getByRole('button', { name: 'Bodies' }).click();
+        const bodies = (await page.textContent('tr.bodies'))!;
+        assert.ok(bodies.includes(identifier), 'the request body is shown');
+        assert.ok(!bodies.includes(VISA), 'the card number is not');
+        assert.ok(bodies.includes('[redacted]'));
+        await screenshot(page, 'requests');
+        // The filter narrows what is shown.
+        await page.getByLabel('Status').selectOption('5xx');
+        await page.waitForSelector('p[role="status"]:has-text("0 shown")');
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+      const kept = await call(`${t.adminUrl}/console/api/requests?limit=5000`);
+      assert.equal(kept.status, 200);
+      for (const secret of [VISA, rootToken, 'second']) assert.ok(!kept.text.includes(secret), `the inspector keeps no ${secret === VISA ? 'card number' : 'secret'}`);
+    });
+
+    it('issues and revokes a credential from the principals page', async () => {
+      const { page, errors } = await open('principals');
+      try {
+        await page.getByLabel('Principal', { exact: true }).selectOption('developer');
+        await page.getByLabel('Label', { exact: true }).fill('console key');
+        await page.getByRole('button', { name: 'Issue' }).click();
+        const value = await page.locator('.issued code').textContent();
+        assert.ok(value && value.length > 10);
+        const listed = await call(`${t.url('entities')}/v1/entities:search?query=paris&key=${value}`);
+        assert.equal(listed.status, 200, 'the issued key works');
+        page.once('dialog', (d) => void d.accept());
+        await page.getByRole('button', { name: 'Revoke api_key console key' }).click();
+        await page.waitForSelector('p[role="status"]:has-text("Revoked.")');
+        const revoked = await call(`${t.url('entities')}/v1/entities:search?query=paris&key=${value}`);
+        assert.notEqual(revoked.status, 200, 'the revoked key is refused');
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+
+    it('labels every form control and works from the keyboard', async () => {
+      for (const name of ['requests', 'clock', 'principals', 'entities']) {
+        const { page } = await open(name);
+        try {
+          const unlabelled = await page.evaluate(() =>
+            Array.from(document.querySelectorAll('input, select, textarea')).filter((el) => (el as HTMLInputElement).labels?.length === 0 && !el.getAttribute('aria-label')).map((el) => el.outerHTML),
+          );
+          assert.deepEqual(unlabelled, [], `unlabelled controls on ${name}`);
+        } finally {
+          await page.close();
+        }
+      }
+      const { page } = await open('overview');
+      try {
+        // The first Tab reaches the skip link, the next ones the navigation; Enter follows a link and the new page's
+        // heading takes the focus.
+        await page.keyboard.press('Tab');
+        assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
+        await page.keyboard.press('Tab');
+        await page.keyboard.press('Tab');
+        assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Secrets');
+        await page.keyboard.press('Enter');
+        await page.waitForFunction(() => document.activeElement?.id === 'page-title' && document.activeElement.textContent === 'Secrets');
+        // Entity search from the keyboard: type, Enter submits.
+        await page.goto(`${t.adminUrl}/#/entities`);
+        await page.getByLabel('Search entities').focus();
+        await page.keyboard.type('Paris');
+        await page.keyboard.press('Enter');
+        await page.getByRole('list', { name: 'Search results' }).waitFor();
+        assert.ok((await page.getByRole('list', { name: 'Search results' }).textContent())!.includes('Paris'));
+      } finally {
+        await page.close();
+      }
+    });
+  });
+}

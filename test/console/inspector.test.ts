@@ -1,0 +1,132 @@
+// The request inspector: bounded per service by bytes and entries, filterable, and it never keeps credentials,
+// secrets or card numbers; over HTTP, what services answered is listed and followed through server-sent events.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { RequestInspector, type RawExchange } from '../../src/core/http/inspector.ts';
+import { call, DATABASES, DEV_API_KEY, DEV_TOKEN, type TestRuntime } from '../helpers/runtime.ts';
+import { authRequest, caller, VISA } from '../payments/support.ts';
+import { MERCHANT, startConsoleRuntime } from './support.ts';
+
+const exchange = (over: Partial<RawExchange> = {}): RawExchange => ({
+  service: 'catalog',
+  requestId: 'r',
+  at: Date.parse('2026-01-01T00:00:00Z'),
+  method: 'GET',
+  url: '/x',
+  status: 200,
+  ms: 1.23,
+  principal: null,
+  request: { contentType: undefined, body: undefined },
+  response: { contentType: 'application/json; charset=utf-8', body: '{"ok":true}' },
+  ...over,
+});
+
+describe('request inspector', () => {
+  it('keeps each service within its byte budget and entry count, dropping the oldest', () => {
+    const inspector = new RequestInspector({ bytesPerService: 20_000, entriesPerService: 50 });
+    const big = JSON.stringify({ text: 'x'.repeat(2_000) });
+    for (let i = 0; i < 100; i++) inspector.record(exchange({ url: `/big/${i}`, response: { contentType: 'application/json', body: big } }));
+    for (let i = 0; i < 100; i++) inspector.record(exchange({ service: 'books', url: `/small/${i}` }));
+    const usage = inspector.usage();
+    assert.ok(usage.catalog.bytes <= 20_000, `catalog holds ${usage.catalog.bytes} bytes`);
+    assert.ok(usage.catalog.entries < 20);
+    assert.equal(usage.catalog.recorded, 100);
+    assert.equal(usage.books.entries, 50);
+    const kept = inspector.list({ service: 'catalog' });
+    assert.equal(kept[kept.length - 1].path, '/big/99');
+    assert.equal(inspector.list({ service: 'books' })[0].path, '/small/50');
+  });
+
+  it('redacts credentials, secrets and card numbers in bodies and query strings', () => {
+    const inspector = new RequestInspector();
+    const e = inspector.record(
+      exchange({
+        method: 'POST',
+        url: `/v1/x?key=${DEV_API_KEY}&q=ok`,
+        request: { contentType: 'application/json', body: { cardnumber: VISA, csc: '123', note: `card ${VISA.replace(/(\d{4})/g, '$1 ')}`, nested: { client_token: 'hvs.abc', password: 'pw' }, id: '1700000000000' } },
+        response: { contentType: 'application/json', body: JSON.stringify({ auth: { client_token: 'hvs.def', accessor: 'acc' }, licence_key: 'LK', pageToken: 'p1' }) },
+      }),
+    );
+    const text = JSON.stringify(e);
+    for (const secret of [DEV_API_KEY, VISA, '123"', 'hvs.abc', 'hvs.def', '"pw"', 'LK', '"acc"']) assert.ok(!text.includes(secret), `${secret} is not kept`);
+    assert.ok(e.path.endsWith('q=ok'));
+    assert.ok(e.requestBody!.includes('1700000000000'), 'digit runs that are not card numbers stay');
+    assert.ok(e.responseBody!.includes('"pageToken":"p1"'), 'page tokens are not credentials');
+  });
+
+  it('keeps no body of the secrets store and only describes bodies it cannot redact', () => {
+    const inspector = new RequestInspector();
+    const s = inspector.record(exchange({ service: 'secrets', request: { contentType: 'application/json', body: { data: { db: 'hunter2' } } }, response: { contentType: 'application/json', body: '{"data":{"db":"hunter2"}}' } }));
+    assert.ok(!JSON.stringify(s).includes('hunter2'));
+    const xml = inspector.record(exchange({ request: { contentType: 'application/xml', body: `<cardnumber>${VISA}</cardnumber>` } }));
+    assert.match(xml.requestBody!, /^\[application\/xml body, \d+ bytes, not kept\]$/);
+  });
+
+  it('filters by service, method, path and status class', () => {
+    const inspector = new RequestInspector();
+    inspector.record(exchange({ method: 'GET', url: '/a', status: 200 }));
+    inspector.record(exchange({ method: 'POST', url: '/b', status: 404 }));
+    inspector.record(exchange({ service: 'files', method: 'POST', url: '/b', status: 500 }));
+    assert.deepEqual(inspector.list({ status: '4xx' }).map((e) => e.path), ['/b']);
+    assert.deepEqual(inspector.list({ method: 'post' }).map((e) => e.service), ['catalog', 'files']);
+    assert.deepEqual(inspector.list({ service: 'catalog', path: 'A' }).map((e) => e.status), [200]);
+  });
+});
+
+for (const database of DATABASES) {
+  describe(`request inspector over HTTP (${database})`, () => {
+    let t: TestRuntime;
+    before(async () => {
+      t = await startConsoleRuntime(database);
+    });
+    after(async () => {
+      await t?.close();
+    });
+
+    it('lists what each service answered, with the principal and without credentials', async () => {
+      await call(`${t.url('entities')}/v1/entities:search?query=paris&key=${DEV_API_KEY}`);
+      await call(`${t.url('errorreporting')}/v1beta1/projects/console/groupStats`, { headers: { authorization: `Bearer ${DEV_TOKEN}` } });
+      const sale = await caller(t).post('/v6/authorise', authRequest({ merchantid: MERCHANT }));
+      assert.equal(sale.status, 200, sale.text);
+      const res = await call(`${t.adminUrl}/console/api/requests`);
+      assert.equal(res.status, 200);
+      const byService = Object.fromEntries(res.body.requests.map((r: { service: string }) => [r.service, r]));
+      assert.equal(byService.entities.principal, 'developer');
+      assert.match(byService.entities.path, /key=\[redacted\]/);
+      assert.equal(byService.errorreporting.principal, 'developer');
+      assert.equal(byService.payments.method, 'POST');
+      for (const secret of [DEV_API_KEY, DEV_TOKEN, VISA]) assert.ok(!res.text.includes(secret));
+      // The console's own reads of a service are not traffic and are not listed.
+      await call(`${t.adminUrl}/console/api/entities/search?query=paris`);
+      const again = await call(`${t.adminUrl}/console/api/requests?service=entities`);
+      assert.equal(again.body.requests.length, 1);
+    });
+
+    it('streams new requests as server-sent events, resuming after Last-Event-ID', async () => {
+      await call(`${t.url('entities')}/v1/entities:search?query=lisbon&key=${DEV_API_KEY}`);
+      const first = (await call(`${t.adminUrl}/console/api/requests?service=entities`)).body.requests.at(-1);
+      const controller = new AbortController();
+      const res = await fetch(`${t.adminUrl}/console/api/requests/stream?service=entities`, { signal: controller.signal, headers: { 'last-event-id': String(first.seq - 1) } });
+      assert.equal(res.headers.get('content-type'), 'text/event-stream; charset=utf-8');
+      const reader = res.body!.getReader();
+      const seen: string[] = [];
+      const decoder = new TextDecoder();
+      const until = async (predicate: () => boolean) => {
+        while (!predicate()) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          seen.push(decoder.decode(value));
+        }
+      };
+      await until(() => seen.join('').includes(`id: ${first.seq}\n`));
+      await call(`${t.url('entities')}/v1/entities:search?query=berlin&key=${DEV_API_KEY}`);
+      await call(`${t.url('payments')}/v6/ping`, { method: 'POST', body: {} });
+      await until(() => seen.join('').includes('query=berlin'));
+      await reader.cancel();
+      controller.abort();
+      const events = seen.join('').split('\n\n').filter((chunk) => chunk.includes('event: request'));
+      assert.equal(events.length, 2);
+      assert.ok(!seen.join('').includes('/v6/ping'), 'the stream follows its filter');
+    });
+  });
+}
