@@ -81,7 +81,7 @@ for (const database of DATABASES) {
         await page.getByRole('button', { name: /secret\/ \(kv v2\)/ }).click();
         await page.getByRole('button', { name: /console\// }).click();
         await page.getByRole('button', { name: 'db', exact: true }).click();
-        await page.waitForSelector('article h3');
+        await page.waitForSelector('article table');
         assert.equal(await page.textContent('article h3'), 'secret/console/db');
         const versions = await page.locator('article table tbody tr').allTextContents();
         assert.equal(versions.length, 2);
@@ -89,6 +89,7 @@ for (const database of DATABASES) {
         // Values stay hidden until asked for.
         assert.ok(!(await page.textContent('article'))!.includes('second'));
         await page.getByRole('button', { name: 'Show values' }).click();
+        await page.getByRole('button', { name: 'Hide values' }).waitFor();
         assert.ok((await page.textContent('article'))!.includes('"second"'));
         await screenshot(page, 'secrets-entry');
         assert.deepEqual(errors, []);
@@ -107,7 +108,9 @@ for (const database of DATABASES) {
       try {
         const row = page.locator('tr', { hasText: String(transno) }).first();
         await row.getByRole('button', { name: 'Show timeline' }).click();
-        const steps = await page.getByRole('list', { name: `Timeline of transaction ${transno}` }).locator('li .state').allTextContents();
+        const timeline = page.getByRole('list', { name: `Timeline of transaction ${transno}` });
+        await timeline.waitFor();
+        const steps = await timeline.locator('li .state').allTextContents();
         assert.equal(steps[0], 'open for settlement');
         assert.match(steps[1], /^assigned to a batch \d+/);
         await screenshot(page, 'payments-timeline');
@@ -152,6 +155,7 @@ for (const database of DATABASES) {
         const row = page.locator('tbody tr', { hasText: '/v6/authorise' }).first();
         await row.waitFor();
         await row.getByRole('button', { name: 'Bodies' }).click();
+        await page.waitForSelector('tr.bodies');
         const bodies = (await page.textContent('tr.bodies'))!;
         assert.ok(bodies.includes(identifier), 'the request body is shown');
         assert.ok(!bodies.includes(VISA), 'the card number is not');
