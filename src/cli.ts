@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { watchParent } from './core/parent-watch.ts';
 import { writePidFile } from './core/pid-file.ts';
+import { holdWarmUps } from './core/warm-up.ts';
 import { SERVICE_IDS } from './core/service.ts';
 import { startFromConfig, startTable } from './main.ts';
 import { SERVICES } from './services/index.ts';
@@ -61,10 +62,9 @@ for (const id of ['admin', ...SERVICE_IDS]) start.option(`--port-${id} <port>`, 
 start.action(async (opts) => {
   const config = configFrom(opts);
   if (opts.pidFile) writePidFile(opts.pidFile);
+  // Slow loading (the entity graph, the book catalog) waits until the program is up, then runs behind the listeners.
+  const releaseWarmUps = holdWarmUps();
   const rt = await startFromConfig(config);
-  console.log(`twinstack is running (database: ${rt.db.describe}, clock: ${rt.clock.mode})\n`);
-  console.log(await startTable(rt));
-  console.log('\nPress Ctrl+C to stop.');
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {
@@ -96,6 +96,11 @@ start.action(async (opts) => {
       stop('parent process exited');
     });
   }
+  // Printed once the signal handlers are in place: a script may signal as soon as it reads the table.
+  console.log(`twinstack is running (database: ${rt.db.describe}, clock: ${rt.clock.mode})\n`);
+  console.log(await startTable(rt));
+  console.log('\nPress Ctrl+C to stop.');
+  releaseWarmUps();
 });
 
 dataOptions(program.command('reset').description('delete the data of every selected service (or all) and restore defaults')).action(async (opts) => {

@@ -3,6 +3,7 @@ import { buildAdmin } from './admin/index.ts';
 import { databaseUrl, portOf, type Config } from './config.ts';
 import { Runtime } from './core/runtime.ts';
 import type { ServiceId } from './core/service.ts';
+import { whenWarm } from './core/warm-up.ts';
 import { SERVICES } from './services/index.ts';
 
 export function selectedServices(config: Config) {
@@ -10,7 +11,7 @@ export function selectedServices(config: Config) {
 }
 
 export async function startFromConfig(config: Config, options: { listen?: boolean } = {}): Promise<Runtime> {
-  return Runtime.start(
+  const rt = await Runtime.start(
     {
       dataDir: config.dataDir,
       databaseUrl: databaseUrl(config),
@@ -31,6 +32,16 @@ export async function startFromConfig(config: Config, options: { listen?: boolea
     selectedServices(config),
     buildAdmin,
   );
+  // Without listeners (reset, export, data commands) nothing waits at a service's door: hand over finished data.
+  if (options.listen === false) {
+    try {
+      await whenWarm([...rt.services.values()].map((s) => s.ctx));
+    } catch (err) {
+      await rt.close();
+      throw err;
+    }
+  }
+  return rt;
 }
 
 /** Google-style services accept the development user's API key or bearer token unless they say otherwise. */

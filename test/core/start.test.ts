@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, it } from 'node:test';
+import { DATABASES, DEV_API_KEY, call, startTestRuntime } from '../helpers/runtime.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/twinstack.js');
@@ -122,3 +123,30 @@ describe('twinstack start in scripts', () => {
     assert.ok(await portIsFree(ports.get('admin')!));
   });
 });
+
+/** Texts in the shipped book catalog. */
+const SHIPPED_VOLUMES = 7535;
+
+for (const database of DATABASES) {
+  describe(`loading behind open listeners (${database})`, () => {
+    it('answers the first requests as a finished start would, and a reset during the load still ends with the whole catalog', async () => {
+      const t = await startTestRuntime({ services: ['books'], database, settings: { books: { catalog: 'shipped' } } });
+      try {
+        // Issued at once: the shipped catalog is still being stored.
+        const reset = await call(`${t.adminUrl}/reset`, { body: { service: 'books' } });
+        assert.equal(reset.status, 200, reset.text);
+        const counted = await call(`${t.adminUrl}/services/books/volumes`);
+        assert.equal(counted.body.total, SHIPPED_VOLUMES);
+        const listed = await call(`${t.url('books')}/books/v1/volumes?q=${encodeURIComponent('pride and prejudice')}&key=${DEV_API_KEY}`);
+        assert.equal(listed.status, 200, listed.text);
+        assert.ok(listed.body.totalItems > 0);
+        const health = await call(`${t.adminUrl}/health`);
+        assert.equal(health.status, 200);
+        assert.equal(health.body.services.books.catalog, 'ready');
+        assert.equal(health.body.services.books.volumes, SHIPPED_VOLUMES);
+      } finally {
+        await t.close();
+      }
+    });
+  });
+}

@@ -10,6 +10,8 @@ export interface LoadOptions {
   /** Shows a progress bar on stderr. */
   progress?: boolean;
   label?: string;
+  /** Stops between two batches. */
+  signal?: AbortSignal;
 }
 
 export async function storeVolumes(store: CatalogStore, volumes: CatalogVolume[], now: number, options: LoadOptions = {}): Promise<number> {
@@ -22,6 +24,7 @@ export async function storeVolumes(store: CatalogStore, volumes: CatalogVolume[]
   bar?.start(volumes.length, 0);
   try {
     for (let i = 0; i < volumes.length; i += BATCH) {
+      options.signal?.throwIfAborted();
       await store.upsert(volumes.slice(i, i + BATCH), now);
       bar?.update(Math.min(i + BATCH, volumes.length));
     }

@@ -27,16 +27,18 @@ export class EntityGraph {
   }
 
   /**
-   * At start: load the configured default graph when the database lacks it (the world graph takes a few seconds,
-   * with a progress bar on a terminal), then index what the database holds.
+   * At start, in the background (see the manifest): load the configured default graph when the database lacks it
+   * (the world graph takes a few seconds), then index what the database holds.
    */
-  async start(): Promise<void> {
+  async start(options: { signal?: AbortSignal; rebuild?: boolean } = {}): Promise<void> {
     const settings = readSettings(this.#ctx.settings);
-    const current = await this.defaultRecord();
+    // `rebuild`: a build cut short by a reset may have left part of a graph and even its record: build it again.
+    const current = options.rebuild ? undefined : await this.defaultRecord();
     this.builtAtStart = undefined;
     if (settings.graph === 'world' && current?.graph !== 'world') {
       const started = Date.now();
-      const built = await buildWorld(this.#ctx, { minPopulation: settings.minPopulation, progress: process.stderr.isTTY === true });
+      // No progress bar: this runs while the start table is printed (`entities build` shows one).
+      const built = await buildWorld(this.#ctx, { minPopulation: settings.minPopulation, progress: false, signal: options.signal });
       this.#ctx.log.info({ entities: built.length, ms: Date.now() - started }, 'entity graph built');
       this.builtAtStart = settings.minPopulation;
       // Usually the graph holds nothing else, and the index comes straight from what was just built.
@@ -47,7 +49,7 @@ export class EntityGraph {
     } else if (settings.graph === 'samples' && current?.graph !== 'samples' && (await this.count()) === 0) {
       await this.put(validateEntities(readSeed()), { graph: 'samples' });
     }
-    await this.rebuildIndex();
+    await this.rebuildIndex(options.signal);
   }
 
   async defaultRecord(): Promise<DefaultRecord | undefined> {
@@ -55,12 +57,18 @@ export class EntityGraph {
     return raw ? (JSON.parse(raw) as DefaultRecord) : undefined;
   }
 
-  /** Reads what the index needs of every entity back (a page at a time, off the event loop) into a fresh index. */
-  async rebuildIndex(): Promise<void> {
+  /**
+   * Reads what the index needs of every entity back (a page at a time, letting requests through between pages) into
+   * a fresh index. The service's own connection, not a read worker: a worker started for this one scan would keep
+   * tens of megabytes for the life of the process, and the rows are parsed on this thread either way.
+   */
+  async rebuildIndex(signal?: AbortSignal): Promise<void> {
     const docs: EntityTerms[] = [];
     let after: string | undefined;
     for (;;) {
-      const rows = await this.#ctx.db.heavyRead(termsPage(this.#ctx.kysely, SCAN_PAGE, after));
+      signal?.throwIfAborted();
+      await new Promise((resolve) => setImmediate(resolve));
+      const rows = await termsPage(this.#ctx.kysely, SCAN_PAGE, after).execute();
       for (const r of rows) docs.push(parseTerms(r));
       if (rows.length < SCAN_PAGE) break;
       after = rows[rows.length - 1].id as string;

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { installGoogleFamily } from '../../core/google/index.ts';
 import type { ServiceContext, ServiceManifest } from '../../core/service.ts';
+import { warmUpOf as sharedWarmUpOf } from '../../core/warm-up.ts';
 import { entityAdminRoutes } from './admin.ts';
 import { EntityGraph } from './graph.ts';
 import { parseEntityText, validateEntities } from './loading.ts';
@@ -18,6 +19,10 @@ const graphOf = (ctx: ServiceContext) => {
   return graph;
 };
 
+// Building the graph (first start) and its index takes seconds: it runs once the listener is open, and requests
+// (search, the admin routes, data commands) wait for it.
+const warmUpOf = (ctx: ServiceContext) => sharedWarmUpOf(ctx, 'the entity graph');
+
 export const manifest: ServiceManifest = {
   id: 'entities',
   title: 'entity search',
@@ -26,19 +31,29 @@ export const manifest: ServiceManifest = {
   async register(app, ctx) {
     readSettings(ctx.settings);
     installGoogleFamily(app);
+    warmUpOf(ctx).gate(app);
     searchRoute(app, ctx, graphOf(ctx));
   },
   async start(ctx) {
-    await graphOf(ctx).start();
+    const warmUp = warmUpOf(ctx);
+    // Started again while still loading (a reset): what the earlier run wrote is not to be trusted.
+    const rebuild = warmUp.state === 'warming';
+    warmUp.begin((signal) => graphOf(ctx).start({ signal, rebuild }));
+  },
+  async stop(ctx) {
+    await warmUpOf(ctx).stop();
   },
   async credentials(ctx) {
     return [{ label: 'API key (?key=)', value: ctx.dev.apiKey }];
   },
   async health(ctx) {
     const graph = graphOf(ctx);
-    return { entities: await graph.count(), indexed: graph.indexed };
+    const warmUp = warmUpOf(ctx);
+    if (warmUp.state === 'failed') await warmUp.ready(); // throws why
+    return { entities: await graph.count(), indexed: graph.indexed, graph: warmUp.state };
   },
   async admin(app, ctx) {
+    warmUpOf(ctx).gate(app);
     entityAdminRoutes(app, ctx, graphOf(ctx));
   },
   commands(group, open) {
@@ -53,6 +68,7 @@ export const manifest: ServiceManifest = {
       .action(async (opts: { minPopulation?: number }) => {
         const { ctx, close } = await open();
         try {
+          await warmUpOf(ctx).ready();
           const graph = graphOf(ctx);
           const minPopulation = opts.minPopulation ?? readSettings(ctx.settings).minPopulation;
           // Opening the data builds a missing graph: build again only if that did not happen or took other cities.
@@ -70,6 +86,7 @@ export const manifest: ServiceManifest = {
       .action(async (file: string) => {
         const { ctx, close } = await open();
         try {
+          await warmUpOf(ctx).ready();
           const entities = validateEntities(parseEntityText(readFileSync(file, 'utf8')));
           await graphOf(ctx).put(entities);
           console.log(`loaded ${entities.length} entities (${await graphOf(ctx).count()} in the graph)`);

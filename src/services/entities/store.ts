@@ -45,7 +45,7 @@ export async function countEntities(db: Kysely<any>): Promise<number> {
 export type EntityTerms = Pick<Entity, 'id' | 'types' | 'names' | 'aliases' | 'popularity'>;
 const termsOf = (e: Entity): Omit<EntityTerms, 'id'> => ({ types: e.types, names: e.names, aliases: e.aliases, popularity: e.popularity });
 
-/** A page of rows (`id`, `terms`) in id order, after `after`: a query for `heavyRead`. */
+/** A page of rows (`id`, `terms`) in id order, after `after`. */
 export function termsPage(db: Kysely<any>, limit: number, after?: string) {
   let q = db
     .selectFrom('entities_entities')

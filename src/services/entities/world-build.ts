@@ -25,6 +25,8 @@ export interface BuildOptions {
   minPopulation: number;
   /** Shows a progress bar on stderr. */
   progress: boolean;
+  /** Stops the build between two batches (the graph is then built again at the next start). */
+  signal?: AbortSignal;
 }
 
 /** Builds the world graph; resolves with the entities written once the last batch (and the record) committed. */
@@ -49,6 +51,7 @@ export async function buildWorld(ctx: ServiceContext, options: BuildOptions): Pr
       return stored.length === 0;
     });
     for (let i = 0; i < entities.length; i += BATCH) {
+      options.signal?.throwIfAborted();
       const batch = entities.slice(i, i + BATCH);
       const last = i + BATCH >= entities.length;
       const now = ctx.clock.now();
