@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { CacheBudgetSchema } from './core/cache.ts';
 import { PORT_OFFSETS, SERVICE_IDS, type ServiceId } from './core/service.ts';
 
 const Port = Type.Integer({ minimum: 0, maximum: 65535 });
@@ -41,6 +42,8 @@ export const ConfigSchema = Type.Object({
   clockStart: Type.Optional(Type.String()),
   logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
   shutdownGraceMs: Type.Integer({ minimum: 0, maximum: 600_000 }),
+  /** Budgets (`{ entries, bytes }`) of the caches core keeps; services take theirs in their own settings. */
+  caches: Type.Optional(Type.Object({ credentials: Type.Optional(CacheBudgetSchema) }, { additionalProperties: false })),
   /** Socket limits of every listener; each field defaults as documented in core/http/listener.ts. */
   listenerLimits: Type.Optional(
     Type.Object(

@@ -17,6 +17,7 @@ export async function startFromConfig(config: Config, options: { listen?: boolea
       databaseUrl: databaseUrl(config),
       sqliteSynchronous: config.sqliteSynchronous,
       listenerLimits: config.listenerLimits,
+      caches: config.caches,
       host: config.host,
       ports: (id: ServiceId | 'admin') => portOf(config, id),
       clock: config.clock,

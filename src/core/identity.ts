@@ -2,6 +2,7 @@
 // Credential values are never stored in clear: a keyed hash finds them, and only credentials a service must read back
 // (such as HMAC licence keys) keep an encrypted copy.
 import type { Kysely } from 'kysely';
+import { boundedCache, type CacheBudget } from './cache.ts';
 import type { Clock } from './clock.ts';
 import type { Vault } from './crypto.ts';
 import { randomToken, uuid } from './ids.ts';
@@ -33,17 +34,28 @@ export interface Resolved {
 
 const CACHE_MS = 2000;
 
+/** Default budget of the credential cache (`caches.credentials` in the configuration). */
+export const DEFAULT_CREDENTIAL_CACHE_BUDGET: CacheBudget = { entries: 10_000, bytes: 16 * 1024 * 1024 };
+
+interface CachedLookup {
+  at: number;
+  value: Resolved | undefined;
+}
+
 export class Identity {
   readonly #db: Kysely<any>;
   readonly #clock: Clock;
   readonly #vault: Vault;
   // Short-lived cache of lookups: credentials are checked on every request.
-  readonly #cache = new Map<string, { at: number; value: Resolved | undefined }>();
+  // Unknown values are cached too (a client retrying a wrong key), so the budget bounds what callers can fill.
+  readonly #cache: ReturnType<typeof boundedCache<string, CachedLookup>>;
 
-  constructor(db: Kysely<any>, clock: Clock, vault: Vault) {
+  constructor(db: Kysely<any>, clock: Clock, vault: Vault, cacheBudget: CacheBudget = DEFAULT_CREDENTIAL_CACHE_BUDGET) {
     this.#db = db;
     this.#clock = clock;
     this.#vault = vault;
+    // A principal's attributes are what can be large; the rest of an entry is small and fixed.
+    this.#cache = boundedCache<string, CachedLookup>(cacheBudget, (c) => 256 + JSON.stringify(c.value?.principal.attrs ?? null).length * 2);
   }
 
   async createPrincipal(input: { id?: string; kind: string; name: string; attrs?: Record<string, unknown> }): Promise<Principal> {
@@ -164,7 +176,6 @@ export class Identity {
             credential: toCredential({ ...row, id: row.c_id, created_at: row.c_created_at }),
           }
         : undefined;
-      if (this.#cache.size > 10_000) this.#cache.clear();
       this.#cache.set(hash, { at: now, value: resolved });
     }
     if (resolved?.credential.expiresAt != null && resolved.credential.expiresAt <= now) return undefined;

@@ -8,6 +8,7 @@ import { ManualClock, SystemClock, type Clock } from './clock.ts';
 import { Vault } from './crypto.ts';
 import { openDatabase, type Database } from './db/index.ts';
 import { RequestInspector } from './http/inspector.ts';
+import type { CacheBudget } from './cache.ts';
 import { createListener, type ListenerLimits } from './http/listener.ts';
 import { serveOpenApi } from './http/openapi.ts';
 import { serveDiscovery } from './google/discovery.ts';
@@ -29,6 +30,8 @@ export interface RuntimeOptions {
   sqliteSynchronous?: 'FULL' | 'NORMAL';
   /** Socket limits of every listener (connections, header, request and keep-alive timeouts). */
   listenerLimits?: Partial<ListenerLimits>;
+  /** Budgets of core's caches. */
+  caches?: { credentials?: CacheBudget };
   host: string;
   /** Port per listener ('admin' and each service id); 0 picks a free port. */
   ports: (id: ServiceId | 'admin') => number;
@@ -107,7 +110,7 @@ export class Runtime {
     this.clock = clock;
     this.vault = vault;
     const wall = new SystemClock();
-    this.identity = new Identity(db.kysely, clock, vault);
+    this.identity = new Identity(db.kysely, clock, vault, options.caches?.credentials);
     this.jobs = new Jobs(db.kysely, clock, log.child({ part: 'jobs' }), () => wall.now());
     this.outbox = new Outbox(db.kysely, clock, log.child({ part: 'outbox' }), () => wall.now());
   }

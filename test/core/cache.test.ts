@@ -8,7 +8,9 @@ import { describe, it } from 'node:test';
 import { Kysely } from 'kysely';
 import { boundedCache, cacheBudgetOf, ENTRY_OVERHEAD_BYTES } from '../../src/core/cache.ts';
 import { openDatabase } from '../../src/core/db/index.ts';
+import { ConfigError, loadConfig } from '../../src/config.ts';
 import { parseSettings } from '../../src/services/secrets/http/settings.ts';
+import { DEV_API_KEY, call, startTestRuntime } from '../helpers/runtime.ts';
 import { PhysicalStorage, storageMigrations } from '../../src/services/secrets/storage/physical.ts';
 
 const MB = 1024 * 1024;
@@ -61,6 +63,25 @@ describe('secrets storage cache', () => {
     } finally {
       await db.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('credential cache', () => {
+  it('takes its budget from the configuration', () => {
+    const config = loadConfig({ flags: { caches: { credentials: { entries: 100, bytes: 65_536 } } }, env: {}, cwd: '/' });
+    assert.deepEqual(config.caches, { credentials: { entries: 100, bytes: 65_536 } });
+    assert.throws(() => loadConfig({ flags: { caches: { credentials: { entries: 0, bytes: 1 } } }, env: {}, cwd: '/' }), ConfigError);
+  });
+
+  it('keeps resolving credentials when callers flood it with unknown keys past a tiny budget', async () => {
+    const t = await startTestRuntime({ services: ['entities'], database: 'sqlite', caches: { credentials: { entries: 4, bytes: 4_096 } } });
+    try {
+      const search = (key: string) => call(`${t.url('entities')}/v1/entities:search?query=paris&key=${key}`);
+      for (let i = 0; i < 50; i++) assert.equal((await search(`unknown-key-${i}`)).status, 400);
+      assert.equal((await search(DEV_API_KEY)).status, 200);
+    } finally {
+      await t.close();
     }
   });
 });

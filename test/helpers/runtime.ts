@@ -22,6 +22,7 @@ export interface TestRuntimeOptions {
   clockStart?: number;
   settings?: RuntimeOptions['settings'];
   listenerLimits?: RuntimeOptions['listenerLimits'];
+  caches?: RuntimeOptions['caches'];
   principals?: RuntimeOptions['principals'];
 }
 
@@ -60,6 +61,7 @@ export async function startTestRuntime(options: TestRuntimeOptions): Promise<Tes
     settings: { entities: { graph: 'samples' }, ...options.settings }, // the full entity graph only where a test asks for it
     tickMs: 100,
     listenerLimits: options.listenerLimits,
+    caches: options.caches,
   });
   const boot = () => Runtime.start(runtimeOptions, manifests, buildAdmin);
   let rt = await boot();
