@@ -1,11 +1,13 @@
 // Parses an ACL policy written in HCL or JSON into its normalised rules. HCL goes through a real HCL parser
 // (@cdktf/hcl2json); JSON documents are read directly. Every error is a PolicyParseError whose message the sys
 // routes answer with `failed to parse policy: <message>`.
-import { parse as parseHcl } from '@cdktf/hcl2json';
 import { parseDurationSeconds } from '../http/fields.ts';
 import { CAPABILITIES, LEGACY_POLICY_CAPABILITIES, type Capability, type ParameterMap, type PathRule } from './policy.ts';
 
 export class PolicyParseError extends Error {}
+
+// The HCL parser instantiates a WebAssembly module (tens of megabytes) as soon as it is imported: only when needed.
+const parseHcl = async (file: string, text: string): Promise<unknown> => (await import('@cdktf/hcl2json')).parse(file, text);
 
 const TOP_LEVEL_KEYS = new Set(['name', 'path']);
 const PATH_KEYS = new Set([
