@@ -286,6 +286,8 @@ export interface Auditor {
 /** The core's facilities as the access half sees them. Available after unseal; storage throws 503 while sealed. */
 export interface SecretsCore {
   clock: { now(): number };
+  /** Entries and bytes of compiled ACLs kept in memory (settings `aclCacheBudget`); a default when absent. */
+  aclCacheBudget?: { entries: number; bytes: number };
   mounts: MountTable;
   /** The namespace's own system storage view (policies, tokens, audit config live here). */
   systemStorage(ns: Namespace): BarrierStorage;

@@ -54,7 +54,7 @@ export const manifest: ServiceManifest = {
     // (tests, restarts) keep separate state.
     const plugin = createAccessPlugin();
     const sqlite = dialectOf(ctx.kysely) === 'sqlite';
-    const core = new StoreCore({ db: ctx.db, clock: ctx.clock, log: ctx.log, plugin, storageCache: settings.storageCache ?? sqlite, storageCacheBudget: settings.storageCacheBudget });
+    const core = new StoreCore({ db: ctx.db, clock: ctx.clock, log: ctx.log, plugin, storageCache: settings.storageCache ?? sqlite, storageCacheBudget: settings.storageCacheBudget, aclCacheBudget: settings.aclCacheBudget });
     const cors = new CorsSettings(() => core.systemStorage(ROOT_NAMESPACE));
     cors.onChange(() => core.stamp.bump());
     core.onStale(() => cors.invalidate());

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { cacheBudgetOf, type CacheBudget } from '../../../core/cache.ts';
 import { DEFAULT_STORAGE_CACHE_BUDGET } from '../storage/physical.ts';
+import { DEFAULT_ACL_CACHE_BUDGET } from '../policy/store.ts';
 
 export const DEFAULT_MAX_REQUEST_SIZE = 32 * 1024 * 1024;
 
@@ -17,6 +18,8 @@ export interface SecretsSettings {
   storageCache?: boolean;
   /** Entries and bytes the storage cache may hold (`{ entries, bytes }`; default 20,000 and 64 MiB). */
   storageCacheBudget: CacheBudget;
+  /** Entries and bytes of compiled ACLs kept in memory (default 1,000 and 16 MiB). */
+  aclCacheBudget: CacheBudget;
 }
 
 export function parseSettings(raw: Record<string, unknown>): SecretsSettings {
@@ -50,5 +53,6 @@ export function parseSettings(raw: Record<string, unknown>): SecretsSettings {
     tls,
     storageCache: raw.storageCache === undefined ? undefined : bool('storageCache', false),
     storageCacheBudget: cacheBudgetOf(raw.storageCacheBudget, DEFAULT_STORAGE_CACHE_BUDGET, 'services.secrets.storageCacheBudget'),
+    aclCacheBudget: cacheBudgetOf(raw.aclCacheBudget, DEFAULT_ACL_CACHE_BUDGET, 'services.secrets.aclCacheBudget'),
   };
 }

@@ -2,6 +2,7 @@
 // never re-parses). Compiled ACLs are cached per namespace, policy set and the namespace's policy stamp: every write
 // or delete stores a new stamp, so instances sharing one database never use an ACL older than the stored policies.
 import { randomUUID } from 'node:crypto';
+import { boundedCache, type CacheBudget } from '../../../core/cache.ts';
 import type { Namespace, SecretsCore } from '../contract.ts';
 import { Acl } from './acl.ts';
 import { DEFAULT_POLICY_TEXT } from './builtin.ts';
@@ -14,14 +15,19 @@ export interface StoredPolicy {
   rules: PathRule[];
 }
 
-const ACL_CACHE_LIMIT = 1000;
+/** The default budget of compiled ACLs kept in memory (`services.secrets.aclCacheBudget`). */
+export const DEFAULT_ACL_CACHE_BUDGET: CacheBudget = { entries: 1_000, bytes: 16 * 1024 * 1024 };
+
+/** What a compiled ACL costs: its policies' rules, measured as their serialised size. */
+const aclBytes = (policies: Policy[]): number => policies.reduce((n, p) => n + JSON.stringify(p.rules).length * 2, 0);
 
 export class PolicyStore {
   readonly #core: SecretsCore;
-  readonly #acls = new Map<string, Acl>();
+  readonly #acls: ReturnType<typeof boundedCache<string, { acl: Acl; bytes: number }>>;
 
   constructor(core: SecretsCore) {
     this.#core = core;
+    this.#acls = boundedCache(core.aclCacheBudget ?? DEFAULT_ACL_CACHE_BUDGET, (entry) => entry.bytes);
   }
 
   #view(ns: Namespace) {
@@ -72,15 +78,14 @@ export class PolicyStore {
     const stamp = (await this.#stampStorage(ns).get<string>('stamp')) ?? 'unwritten';
     const key = `${ns.id}\u0000${stamp}\u0000${names.join(',')}`;
     const cached = this.#acls.get(key);
-    if (cached) return cached;
+    if (cached) return cached.acl;
     const policies: Policy[] = [];
     for (const name of names) {
       const stored = await this.get(ns, name);
       if (stored) policies.push({ name: stored.name, rules: stored.rules });
     }
     const acl = new Acl(policies);
-    if (this.#acls.size >= ACL_CACHE_LIMIT) this.#acls.clear();
-    this.#acls.set(key, acl);
+    this.#acls.set(key, { acl, bytes: aclBytes(policies) });
     return acl;
   }
 

@@ -35,6 +35,8 @@ export interface CoreOptions {
   storageCache?: boolean;
   /** Entries and bytes the storage cache may hold. */
   storageCacheBudget?: CacheBudget;
+  /** Entries and bytes of compiled ACLs kept in memory. */
+  aclCacheBudget?: CacheBudget;
 }
 
 export class StoreCore implements SecretsCore {
@@ -54,6 +56,7 @@ export class StoreCore implements SecretsCore {
   readonly stamp: ConfigStamp;
   /** This process is the database's only writer (the storage cache is on): no other instance can change anything. */
   readonly soleWriter: boolean;
+  readonly aclCacheBudget?: CacheBudget;
   /** Other caches to drop when the stamp moves (CORS). */
   readonly #staleListeners: Array<() => void> = [];
   #salt: Buffer | null = null;
@@ -63,6 +66,7 @@ export class StoreCore implements SecretsCore {
     this.log = options.log;
     this.physical = new PhysicalStorage(options.db, { cache: options.storageCache, cacheBudget: options.storageCacheBudget });
     this.soleWriter = Boolean(options.storageCache);
+    this.aclCacheBudget = options.aclCacheBudget;
     this.barrier = new Barrier(this.physical);
     this.seal = new Seal(this.physical, this.barrier);
     this.root = new LogicalStorage(this.barrier, '', new KeyLocks());
