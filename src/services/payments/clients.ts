@@ -1,6 +1,7 @@
 // Payment clients are principals of kind `payment_client`; their licence key is an encrypted `licence_key`
 // credential (the server must read it back to verify API keys, MACs and digests).
 import { randomBytes } from 'node:crypto';
+import { boundedCache, type CacheBudget } from '../../core/cache.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Identity } from '../../core/identity.ts';
 import type { Client } from './contract.ts';
@@ -10,15 +11,25 @@ export const CLIENT_KIND = 'payment_client';
 /** How long a looked-up client and key are reused: other instances sharing the database see changes within it. */
 const CACHE_MS = 5000;
 
+/** Default budget of the client cache (`services.payments.client_cache_budget`). */
+export const DEFAULT_CLIENT_CACHE_BUDGET: CacheBudget = { entries: 10_000, bytes: 4 * 1024 * 1024 };
+
+interface CachedClient {
+  at: number;
+  client: Client;
+  key: string;
+}
+
 export class Clients {
   readonly #identity: Identity;
   readonly #clock: Clock;
   // Every request needs its client and licence key; this instance drops an entry at once when it changes one.
-  readonly #cache = new Map<string, { at: number; client: Client; key: string }>();
+  readonly #cache: ReturnType<typeof boundedCache<string, CachedClient>>;
 
-  constructor(identity: Identity, clock: Clock) {
+  constructor(identity: Identity, clock: Clock, cacheBudget: CacheBudget = DEFAULT_CLIENT_CACHE_BUDGET) {
     this.#identity = identity;
     this.#clock = clock;
+    this.#cache = boundedCache<string, CachedClient>(cacheBudget, (c) => (c.client.clientid.length + c.client.name.length + c.key.length) * 2 + 64);
   }
 
   async get(clientid: string): Promise<Client | undefined> {
@@ -40,7 +51,6 @@ export class Clients {
     const credential = (await this.#identity.listCredentials(clientid)).filter((c) => c.type === 'licence_key').at(-1);
     const key = credential ? await this.#identity.secretOf(credential.id) : undefined;
     if (key !== undefined) {
-      if (this.#cache.size > 10_000) this.#cache.clear();
       this.#cache.set(clientid, { at: this.#clock.now(), client, key });
     }
     return key;

@@ -33,7 +33,7 @@ export class Gateway {
     this.ctx = ctx;
     this.settings = parseSettings(ctx.settings);
     const db = ctx.kysely;
-    this.clients = new Clients(ctx.identity, ctx.clock);
+    this.clients = new Clients(ctx.identity, ctx.clock, this.settings.client_cache_budget);
     this.merchants = new MerchantStore(db);
     this.transactions = new TransactionStore(db);
     this.access = new Access({

@@ -2,6 +2,7 @@
 // file and from the admin API. One schema validates both.
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { CacheBudgetSchema } from '../../core/cache.ts';
 import { isTimeZone } from '../../core/time.ts';
 import type { Merchant, PolicyValue } from './contract.ts';
 
@@ -41,6 +42,8 @@ export const PaymentsSettings = Type.Object(
     dev_licence_key: Type.Optional(Type.String({ minLength: 8, maxLength: 255 })),
     clients: Type.Optional(Type.Array(ClientConfig, { maxItems: 1000 })),
     merchants: Type.Optional(Type.Array(MerchantConfig, { maxItems: 10000 })),
+    /** Entries and bytes of clients and licence keys kept in memory (default 10,000 and 4 MiB). */
+    client_cache_budget: Type.Optional(CacheBudgetSchema),
   },
   { additionalProperties: false },
 );
