@@ -23,7 +23,6 @@ export interface LookupOptions {
 
 export class TokenStore {
   readonly #core: SecretsCore;
-  #salt: Promise<Buffer> | undefined;
 
   constructor(core: SecretsCore) {
     this.#core = core;
@@ -38,9 +37,10 @@ export class TokenStore {
     return ns ? this.#core.systemStorage(ns).view('token/') : undefined;
   }
 
-  async #saltValue(): Promise<Buffer> {
-    this.#salt ??= this.#core.salt();
-    return this.#salt;
+  // The core keeps the salt and forgets it whenever the barrier opens, so state replaced underneath (an import) is
+  // hashed with its own salt.
+  #saltValue(): Promise<Buffer> {
+    return this.#core.salt();
   }
 
   /** Stores a new token; returns its id (generated unless given). Batch tokens are sealed, not stored. */
