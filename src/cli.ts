@@ -1,6 +1,8 @@
 // The `twinstack` command: start, reset, and per-service data commands.
+import cliProgress from 'cli-progress';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { exportToFile, importFromFile, readManifest, type ImportSummary } from './core/archive/index.ts';
 import { watchParent } from './core/parent-watch.ts';
 import { writePidFile } from './core/pid-file.ts';
 import { holdWarmUps } from './core/warm-up.ts';
@@ -46,6 +48,8 @@ function configFrom(opts: Record<string, unknown>): Config {
       clock: opts.clock,
       clockStart: opts.clockStart,
       logLevel: opts.logLevel,
+      importOnStart: opts.importOnStart,
+      exportOnExit: opts.exportOnExit,
     },
   });
 }
@@ -56,15 +60,20 @@ const start = dataOptions(program.command('start').description('start the admin 
   .addOption(new Option('--clock <mode>', 'system time, or manual time moved through the admin API').choices(['system', 'manual']))
   .option('--clock-start <time>', 'start of manual time (RFC 3339)')
   .option('--pid-file <file>', 'write the process id to this file at start; removed at exit')
+  .option('--import-on-start <file>', 'import this archive before the listeners start (test fixtures)')
+  .option('--export-on-exit <file>', 'export the state to this archive on shutdown (written atomically)')
   .option('--no-parent-watch', 'keep running after the process that started this one exits');
 for (const id of ['admin', ...SERVICE_IDS]) start.option(`--port-${id} <port>`, `port of ${id}`, intArg);
 
 start.action(async (opts) => {
   const config = configFrom(opts);
   if (opts.pidFile) writePidFile(opts.pidFile);
+  if (config.importOnStart) await importArchiveFile(config, config.importOnStart);
   // Slow loading (the entity graph, the book catalog) waits until the program is up, then runs behind the listeners.
   const releaseWarmUps = holdWarmUps();
   const rt = await startFromConfig(config);
+  const exportTo = config.exportOnExit;
+  if (exportTo) rt.beforeDatabaseClose(async () => void (await exportToFile(rt, exportTo)));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {
@@ -113,6 +122,61 @@ dataOptions(program.command('reset').description('delete the data of every selec
     await rt.close();
   }
 });
+
+/** A progress bar on stderr for a long data command (cli-progress draws it only on a terminal). */
+function progressBar(label: string): { update(done: number, total: number): void; stop(): void } {
+  const bar = new cliProgress.SingleBar({ format: `${label} [{bar}] {percentage}% {value}/{total}`, stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic);
+  let started = false;
+  return {
+    update(done, total) {
+      if (!started) bar.start(total, 0);
+      started = true;
+      bar.update(done);
+    },
+    stop() {
+      if (started) bar.stop();
+      started = false;
+    },
+  };
+}
+
+/** Imports an archive into the configured database with the services it holds (or those of --only), then closes. */
+async function importArchiveFile(config: Config, file: string): Promise<void> {
+  const only = config.only.length ? config.only : (await readManifest(file)).services;
+  const rt = await startFromConfig({ ...config, only }, { listen: false });
+  const bar = progressBar('importing');
+  try {
+    const s = await importFromFile(rt, file, { services: only as ImportSummary['services'], onProgress: bar.update });
+    bar.stop();
+    console.error(`imported ${s.services.join(', ')} from ${file} (${s.rows} rows, ${s.blobs} blobs, ${s.files} files; exported from ${s.source.dialect} at ${s.source.createdAt})`);
+  } finally {
+    bar.stop();
+    await rt.close();
+  }
+}
+
+dataOptions(program.command('export').description('write the state of every selected service (or all) to one archive file'))
+  .argument('<file>', "archive to write (gzip'd JSON lines)")
+  .action(async (file: string, opts) => {
+    const config = configFrom(opts);
+    const rt = await startFromConfig(config, { listen: false });
+    const bar = progressBar('exporting');
+    try {
+      // --only makes a partial archive; without it, everything this instance runs (config `only` included).
+      const services = opts.only ? (config.only as ImportSummary['services']) : undefined;
+      const manifest = await exportToFile(rt, file, { services, onProgress: bar.update });
+      bar.stop();
+      const rows = Object.values(manifest.tables).reduce((a, b) => a + b, 0);
+      console.log(`exported ${manifest.services.join(', ')} to ${file} (${rows} rows, ${manifest.content.blobs} blobs, ${manifest.files.length} files)`);
+    } finally {
+      bar.stop();
+      await rt.close();
+    }
+  });
+
+dataOptions(program.command('import').description('replace the state of the services in an archive (or of --only) with its contents'))
+  .argument('<file>', 'archive made by `twinstack export` or GET /archive')
+  .action(async (file: string, opts) => importArchiveFile(configFrom(opts), file));
 
 // Service data commands: `twinstack <service> <command>`, on the configured database, without listeners.
 for (const manifest of SERVICES) {

@@ -43,7 +43,9 @@ export const ConfigSchema = Type.Object({
   logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
   shutdownGraceMs: Type.Integer({ minimum: 0, maximum: 600_000 }),
   /** Budgets (`{ entries, bytes }`) of the caches core keeps; services take theirs in their own settings. */
-  caches: Type.Optional(Type.Object({ credentials: Type.Optional(CacheBudgetSchema) }, { additionalProperties: false })),
+  caches: Type.Optional(
+    Type.Object({ credentials: Type.Optional(CacheBudgetSchema), statements: Type.Optional(CacheBudgetSchema) }, { additionalProperties: false }),
+  ),
   /** Socket limits of every listener; each field defaults as documented in core/http/listener.ts. */
   listenerLimits: Type.Optional(
     Type.Object(
@@ -56,6 +58,10 @@ export const ConfigSchema = Type.Object({
       { additionalProperties: false },
     ),
   ),
+  /** An archive imported into the database before the listeners start (test fixtures). */
+  importOnStart: Type.Optional(Type.String({ minLength: 1 })),
+  /** Where the state is exported on shutdown (SIGINT/SIGTERM), written atomically. */
+  exportOnExit: Type.Optional(Type.String({ minLength: 1 })),
   /** Development credentials printed at start; fixed so scripts can rely on them. */
   devApiKey: Type.String({ minLength: 8 }),
   devToken: Type.String({ minLength: 8 }),
@@ -97,6 +103,8 @@ const ENV: Record<string, keyof Config> = {
   TWINSTACK_CLOCK_START: 'clockStart',
   TWINSTACK_LOG_LEVEL: 'logLevel',
   TWINSTACK_SHUTDOWN_GRACE_MS: 'shutdownGraceMs',
+  TWINSTACK_IMPORT_ON_START: 'importOnStart',
+  TWINSTACK_EXPORT_ON_EXIT: 'exportOnExit',
   TWINSTACK_DEV_API_KEY: 'devApiKey',
   TWINSTACK_DEV_TOKEN: 'devToken',
   TWINSTACK_MASTER_KEY: 'masterKey',
@@ -155,6 +163,8 @@ export function loadConfig(input: LoadInput = {}): Config {
   if (problems.length) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   const config = converted as Config;
   config.dataDir = resolve(cwd, config.dataDir);
+  if (config.importOnStart) config.importOnStart = resolve(cwd, config.importOnStart);
+  if (config.exportOnExit) config.exportOnExit = resolve(cwd, config.exportOnExit);
   return config;
 }
 

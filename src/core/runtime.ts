@@ -31,7 +31,7 @@ export interface RuntimeOptions {
   /** Socket limits of every listener (connections, header, request and keep-alive timeouts). */
   listenerLimits?: Partial<ListenerLimits>;
   /** Budgets of core's caches. */
-  caches?: { credentials?: CacheBudget };
+  caches?: { credentials?: CacheBudget; statements?: CacheBudget };
   host: string;
   /** Port per listener ('admin' and each service id); 0 picks a free port. */
   ports: (id: ServiceId | 'admin') => number;
@@ -102,6 +102,7 @@ export class Runtime {
   #timer?: NodeJS.Timeout;
   #unsubscribeClock?: () => void;
   #closing?: Promise<void>;
+  readonly #beforeDatabaseCloses: Array<() => Promise<void>> = [];
 
   private constructor(options: RuntimeOptions, log: Logger, db: Database, clock: Clock, vault: Vault) {
     this.options = options;
@@ -127,7 +128,7 @@ export class Runtime {
     let vault: Vault;
     try {
       vault = new Vault(masterKey(options));
-      db = await openDatabase(options.databaseUrl, { synchronous: options.sqliteSynchronous });
+      db = await openDatabase(options.databaseUrl, { synchronous: options.sqliteSynchronous, statementCache: options.caches?.statements });
     } catch (err) {
       if (madeDataDir) rmSync(options.dataDir, { recursive: true, force: true });
       throw err;
@@ -285,9 +286,18 @@ export class Runtime {
       await Promise.allSettled(apps.map((a) => a.close()));
       await this.jobs.runDue().catch(() => 0); // wait for a pass already under way
       for (const s of this.services.values()) await s.manifest.stop?.(s.ctx).catch((err) => this.log.error({ err }, 'stop failed'));
-      await this.db.close();
+      try {
+        for (const fn of this.#beforeDatabaseCloses) await fn();
+      } finally {
+        await this.db.close();
+      }
     })();
     return this.#closing;
+  }
+
+  /** Runs `fn` on close once nothing serves requests any more, before the database closes (an export on exit). */
+  beforeDatabaseClose(fn: () => Promise<void>): void {
+    this.#beforeDatabaseCloses.push(fn);
   }
 }
 

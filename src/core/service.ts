@@ -78,6 +78,8 @@ export interface ServiceManifest {
   migrations: Record<string, Migration>;
   /** Tables emptied by `POST /reset` for this service (children before parents). */
   tables: string[];
+  /** Files under the data directory that hold part of the service's state (carried by export and import). */
+  dataFiles?: string[];
   /** Durable job kinds this service handles (see core/jobs.ts). */
   jobs?: Record<string, JobHandler>;
   /**

@@ -9,7 +9,7 @@ import { createStagedServer, serverSettingsOf } from './http/server.ts';
 import { DEFAULT_MAX_REQUEST_SIZE, parseSettings } from './http/settings.ts';
 import { namespaceRoutes } from './namespaces/routes.ts';
 import { ROOT_NAMESPACE } from './namespaces/registry.ts';
-import { bootstrapDev, recordRekey, type DevState } from './seal/dev.ts';
+import { DEV_FILE, bootstrapDev, recordRekey, type DevState } from './seal/dev.ts';
 import { ENTRIES_TABLE, storageMigrations } from './storage/physical.ts';
 import { StoreCore } from './sys/core.ts';
 import { corsRoutes } from './sys/cors-routes.ts';
@@ -41,6 +41,8 @@ export const manifest: ServiceManifest = {
   title: 'secrets store (Vault HTTP API)',
   migrations: storageMigrations,
   tables: [ENTRIES_TABLE],
+  // The dev unseal key: imported rows stay sealed without the key they were sealed under.
+  dataFiles: [DEV_FILE],
   listener: {
     bodyLimit: DEFAULT_MAX_REQUEST_SIZE,
     serverFactory: (handler) => createStagedServer(handler, { tls: null }),
