@@ -4,8 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Runtime } from '../../core/runtime.ts';
 import { assetRoutes } from './assets.ts';
 import { biddingRoutes } from './bidding.ts';
+import { booksRoutes } from './books.ts';
+import { calendarRoutes } from './calendar.ts';
+import { catalogRoutes } from './catalog.ts';
 import { entityRoutes } from './entities.ts';
 import { errorReportingRoutes } from './errorreporting.ts';
+import { filesRoutes } from './files.ts';
 import { overviewRoutes } from './overview.ts';
 import { sendConsolePage } from './page.ts';
 import { paymentsRoutes } from './payments.ts';
@@ -22,4 +26,8 @@ export function consoleRoutes(app: FastifyInstance, rt: Runtime): void {
   errorReportingRoutes(app, rt);
   biddingRoutes(app, rt);
   entityRoutes(app, rt);
+  filesRoutes(app, rt);
+  calendarRoutes(app, rt);
+  catalogRoutes(app, rt);
+  booksRoutes(app, rt);
 }

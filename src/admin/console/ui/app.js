@@ -8,6 +8,10 @@ import { Payments } from './payments.js';
 import { ErrorReporting } from './errorreporting.js';
 import { Bidding } from './bidding.js';
 import { Entities } from './entities.js';
+import { Files } from './files.js';
+import { Calendar } from './calendar.js';
+import { Catalog } from './catalog.js';
+import { Books } from './books.js';
 import { Requests } from './requests.js';
 import { Outbox, Jobs } from './background.js';
 import { Clock } from './clock.js';
@@ -20,6 +24,10 @@ const PAGES = [
   { path: 'errorreporting', label: 'Error reporting', view: ErrorReporting, service: 'errorreporting' },
   { path: 'bidding', label: 'Bidding', view: Bidding, service: 'bidding' },
   { path: 'entities', label: 'Entities', view: Entities, service: 'entities' },
+  { path: 'files', label: 'Files', view: Files, service: 'files' },
+  { path: 'calendar', label: 'Calendar', view: Calendar, service: 'calendar' },
+  { path: 'catalog', label: 'Catalog', view: Catalog, service: 'catalog' },
+  { path: 'books', label: 'Books', view: Books, service: 'books' },
   { path: 'requests', label: 'Requests', view: Requests },
   { path: 'outbox', label: 'Outbox', view: Outbox },
   { path: 'jobs', label: 'Jobs', view: Jobs },

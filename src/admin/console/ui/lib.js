@@ -105,3 +105,31 @@ export function useAction() {
   const view = html`<p class=${status.error ? 'error' : 'status'} role="status" aria-live="polite">${status.message}</p>`;
   return { run, view };
 }
+
+/**
+ * One branch of a tree that loads its children when first opened: `load()` resolves with the items and
+ * `renderChildren(items)` draws them (as more branches or leaf tree items).
+ */
+export function TreeBranch({ label, load, renderChildren }) {
+  const [open, setOpen] = useState(false);
+  const [state, setState] = useState({ items: null, error: null });
+  const toggle = async () => {
+    const next = !open;
+    setOpen(next);
+    if (next && !state.items) {
+      try {
+        setState({ items: await load(), error: null });
+      } catch (err) {
+        setState({ items: null, error: err.message });
+      }
+    }
+  };
+  return html`<li role="treeitem" aria-expanded=${open ? 'true' : 'false'}>
+    <button type="button" class="link" onClick=${toggle}>${open ? '▾' : '▸'} ${label}</button>
+    ${open ? html`<ul role="group">
+      ${state.error ? html`<li class="error">${state.error}</li>` : null}
+      ${state.items?.length === 0 ? html`<li class="muted">empty</li>` : null}
+      ${state.items ? renderChildren(state.items) : null}
+    </ul>` : null}
+  </li>`;
+}

@@ -1,7 +1,7 @@
 // Secrets: seal state, mounts, a KV tree opened folder by folder with each entry's versions and metadata, policies,
 // and tokens listed by accessor (never by value).
 import { useState } from 'preact/hooks';
-import { api, formatTime, html, Loaded, Page, Table, useLoad } from './lib.js';
+import { api, formatTime, html, Loaded, Page, Table, TreeBranch, useLoad } from './lib.js';
 
 const q = (params) => new URLSearchParams(params).toString();
 
@@ -29,31 +29,14 @@ export function Secrets() {
   <//>`;
 }
 
-/** One folder of a KV mount: closed until opened, then its keys (sub-folders end with a slash). */
+/** One folder of a KV mount: its keys load when it is opened (sub-folders end with a slash). */
 function Folder({ mount, path, label, onOpen }) {
-  const [open, setOpen] = useState(false);
-  const [state, setState] = useState({ keys: null, error: null });
-  const toggle = async () => {
-    const next = !open;
-    setOpen(next);
-    if (next && !state.keys) {
-      try {
-        setState({ keys: (await api(`/console/api/secrets/kv/list?${q({ mount, path })}`)).keys, error: null });
-      } catch (err) {
-        setState({ keys: null, error: err.message });
-      }
-    }
-  };
-  return html`<li role="treeitem" aria-expanded=${open ? 'true' : 'false'}>
-    <button type="button" class="link" onClick=${toggle}>${open ? '▾' : '▸'} ${label}</button>
-    ${open ? html`<ul role="group">
-      ${state.error ? html`<li class="error">${state.error}</li>` : null}
-      ${state.keys?.length === 0 ? html`<li class="muted">empty</li>` : null}
-      ${(state.keys ?? []).map((k) => k.endsWith('/')
-        ? html`<${Folder} mount=${mount} path=${path + k} label=${k} onOpen=${onOpen} />`
-        : html`<li role="treeitem"><button type="button" class="link" onClick=${() => onOpen({ mount, path: path + k })}>${k}</button></li>`)}
-    </ul>` : null}
-  </li>`;
+  const load = async () => (await api(`/console/api/secrets/kv/list?${q({ mount, path })}`)).keys;
+  const renderChildren = (keys) =>
+    keys.map((k) => k.endsWith('/')
+      ? html`<${Folder} mount=${mount} path=${path + k} label=${k} onOpen=${onOpen} />`
+      : html`<li role="treeitem"><button type="button" class="link" onClick=${() => onOpen({ mount, path: path + k })}>${k}</button></li>`);
+  return html`<${TreeBranch} label=${label} load=${load} renderChildren=${renderChildren} />`;
 }
 
 function Entry({ mount, path }) {

@@ -1,0 +1,124 @@
+// The console's browsers of files, calendar, catalog and books in headless Chromium: what was created through each
+// service's API appears (a file with its preview and revision, a week with a single event and a recurring series
+// expanded, a product with its status, a book search and a shelf), without console errors.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.ts';
+import { call, DATABASES, DEV_TOKEN, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
+import { product, SUB } from '../catalog/helpers.ts';
+import { screenshot, START } from './support.ts';
+
+const auth = { authorization: `Bearer ${DEV_TOKEN}` };
+
+for (const database of DATABASES) {
+  describe(`console browsers of files, calendar, catalog and books (${database})`, { skip: SKIP_WITHOUT_CHROMIUM }, () => {
+    let t: TestRuntime;
+    let browser: Browser;
+
+    before(async () => {
+      t = await startTestRuntime({ services: ['files', 'calendar', 'catalog', 'books'], database, clock: 'manual', clockStart: START });
+      browser = await launchChromium();
+    });
+    after(async () => {
+      await browser?.close();
+      await t?.close();
+    });
+
+    const open = async (hash: string): Promise<{ page: Page; errors: string[] }> => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+      const errors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`${t.adminUrl}/#/${hash}`);
+      await page.waitForSelector('h1#page-title');
+      return { page, errors };
+    };
+
+    it('shows an uploaded file in the folder tree with its preview, revision and download', async () => {
+      const res = await fetch(`${t.url('files')}/upload/storage/v2/files?uploadType=media`, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: 'hello from the console test' });
+      assert.equal(res.status, 200, await res.clone().text());
+      const { id } = (await res.json()) as { id: string };
+      const { page, errors } = await open('files');
+      try {
+        await page.getByRole('treeitem').first().getByRole('button').click();
+        await page.getByRole('group').getByRole('button').first().click();
+        await page.waitForSelector('pre.preview');
+        assert.equal(await page.textContent('pre.preview'), 'hello from the console test');
+        assert.equal(await page.locator('article table').first().locator('tbody tr').count(), 1);
+        const href = await page.getByRole('link', { name: 'Download' }).first().getAttribute('href');
+        const download = await call(`${t.adminUrl}${href}`);
+        assert.equal(download.text, 'hello from the console test');
+        assert.match(download.headers.get('content-disposition') ?? '', /^attachment/);
+        assert.match(download.headers.get('content-security-policy') ?? '', /sandbox/);
+        assert.ok(href!.includes(id));
+        await screenshot(page, 'files');
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+
+    it('shows a week with a single event and the instances of a recurring one', async () => {
+      const api = (body: unknown) => call(`${t.url('calendar')}/calendar/v3/calendars/primary/events`, { body, headers: auth });
+      assert.equal((await api({ summary: 'Console review', start: { dateTime: '2026-05-05T10:00:00Z' }, end: { dateTime: '2026-05-05T11:00:00Z' } })).status, 200);
+      const series = await api({ summary: 'Standup', start: { dateTime: '2026-05-06T09:00:00Z', timeZone: 'UTC' }, end: { dateTime: '2026-05-06T09:15:00Z', timeZone: 'UTC' }, recurrence: ['RRULE:FREQ=DAILY;COUNT=3'] });
+      assert.equal(series.status, 200, series.text);
+      const { page, errors } = await open('calendar');
+      try {
+        const week = page.getByRole('list', { name: 'Week of 2026-05-04' });
+        await week.waitFor();
+        const days = await week.locator('li.day').allTextContents();
+        assert.equal(days.length, 7);
+        assert.ok(days[1].includes('Console review'));
+        for (const d of [2, 3, 4]) assert.ok(days[d].includes('Standup'), `day ${d}`);
+        assert.ok(!days[5].includes('Standup'));
+        await screenshot(page, 'calendar');
+        await page.getByRole('button', { name: 'Next week' }).click();
+        await page.getByRole('list', { name: 'Week of 2026-05-11' }).waitFor();
+        assert.ok(!(await page.textContent('main'))!.includes('Standup'));
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+
+    it('shows a product with its destinations and issues', async () => {
+      const res = await call(`${t.url('catalog')}/content/v2.1/${SUB}/products`, { body: product('console-1', { title: 'Console kettle' }), headers: auth });
+      assert.equal(res.status, 200, res.text);
+      const { page, errors } = await open('catalog');
+      try {
+        const row = page.locator('tr', { hasText: 'Console kettle' });
+        await row.waitFor();
+        assert.ok((await row.textContent())!.includes('online:en:US:console-1'));
+        await screenshot(page, 'catalog');
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+
+    it('searches books and shows the shelves in use', async () => {
+      const found = await call(`${t.url('books')}/books/v1/volumes?q=whale`, { headers: auth });
+      assert.equal(found.status, 200, found.text);
+      const volumeId = found.body.items[0].id;
+      assert.equal((await call(`${t.url('books')}/books/v1/mylibrary/bookshelves/0/addVolume?volumeId=${volumeId}`, { method: 'POST', headers: auth })).status, 204);
+      const { page, errors } = await open('books');
+      try {
+        await page.getByLabel('Search books').fill('whale');
+        await page.getByRole('button', { name: 'Search' }).click();
+        const results = page.locator('table', { has: page.locator('caption', { hasText: 'Search results' }) });
+        await results.waitFor();
+        assert.ok((await results.textContent())!.includes(volumeId));
+        const shelves = (await page.locator('table', { has: page.locator('caption', { hasText: 'Shelves per user' }) }).textContent())!;
+        assert.ok(shelves.includes('Favorites') && shelves.includes(volumeId));
+        await screenshot(page, 'books');
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+  });
+}
