@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { Kysely } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { boundedCache, cacheBudgetOf, ENTRY_OVERHEAD_BYTES } from '../../src/core/cache.ts';
 import { openDatabase } from '../../src/core/db/index.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
@@ -82,6 +82,26 @@ describe('credential cache', () => {
       assert.equal((await search(DEV_API_KEY)).status, 200);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('prepared statement cache', () => {
+  it('answers every query right with a budget that keeps almost nothing, and takes its budget from the configuration', async () => {
+    const config = loadConfig({ flags: { caches: { statements: { entries: 50, bytes: 100_000 } } }, env: {}, cwd: '/' });
+    assert.deepEqual(config.caches?.statements, { entries: 50, bytes: 100_000 });
+    const dir = mkdtempSync(join(tmpdir(), 'twinstack-statements-'));
+    const db = await openDatabase(join(dir, 's.db'), { statementCache: { entries: 2, bytes: 300 } });
+    try {
+      for (let round = 0; round < 3; round++) {
+        for (let i = 0; i < 10; i++) {
+          const { rows } = await sql<{ v: number }>`select ${sql.lit(i)} + ${round} as v`.execute(db.kysely);
+          assert.equal(Number(rows[0]!.v), i + round);
+        }
+      }
+    } finally {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Compilable, type Driver, type Migration } from 'kysely';
 import pg from 'pg';
+import { boundedCache, type CacheBudget } from '../cache.ts';
 import type { DialectName } from './dialect.ts';
 import { GroupCommitter, NestedWriteError, insideUnitOfWork, type UnitOfWork } from './group-commit.ts';
 import { SqliteReadPool } from './read-pool.ts';
@@ -41,6 +42,8 @@ export interface Database {
 export interface OpenOptions {
   /** SQLite durability: FULL (default) fsyncs every commit; NORMAL trades the last commits on power loss for speed. */
   synchronous?: 'FULL' | 'NORMAL';
+  /** Budget of kept prepared statements (SQLite), counted by their SQL text (`caches.statements`). */
+  statementCache?: CacheBudget;
 }
 
 export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.test(url);
@@ -56,7 +59,7 @@ function openSqlite(path: string, options: OpenOptions): Database {
   handle.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   handle.pragma('foreign_keys = ON');
   handle.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<any>({ dialect: new GuardedSqliteDialect({ database: withStatementCache(handle) }) });
+  const kysely = new Kysely<any>({ dialect: new GuardedSqliteDialect({ database: withStatementCache(handle, options.statementCache ?? DEFAULT_STATEMENT_CACHE_BUDGET) }) });
   const committer = new GroupCommitter(kysely);
   // An in-memory database is private to its connection: its long reads stay on the main thread.
   const readers = path === ':memory:' ? undefined : new SqliteReadPool(path);
@@ -72,18 +75,19 @@ function openSqlite(path: string, options: OpenOptions): Database {
   });
 }
 
-const STATEMENTS_KEPT = 1000;
+/** Default budget of kept prepared statements: generated multi-row inserts make some SQL texts long. */
+export const DEFAULT_STATEMENT_CACHE_BUDGET: CacheBudget = { entries: 1_000, bytes: 16 * 1024 * 1024 };
 
 // Kysely prepares every query it runs; hot paths repeat the same few hundred SQL texts, so keep their prepared
 // statements (better-sqlite3 statements are reusable; queries here are never streamed, so none is busy when reused).
-function withStatementCache(handle: SQLite.Database) {
-  const kept = new Map<string, SQLite.Statement>();
+function withStatementCache(handle: SQLite.Database, budget: CacheBudget) {
+  // A statement's own memory grows with its SQL text, so the text's size stands for the entry's.
+  const kept = boundedCache<string, SQLite.Statement>(budget, (_stmt, text) => text.length * 2);
   return {
     prepare(text: string) {
       let stmt = kept.get(text);
       if (!stmt) {
         stmt = handle.prepare(text);
-        if (kept.size >= STATEMENTS_KEPT) kept.delete(kept.keys().next().value!);
         kept.set(text, stmt);
       }
       return stmt;
