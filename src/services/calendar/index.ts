@@ -1,7 +1,9 @@
 // C4 calendar events (Calendar API v3 under /calendar/v3): calendars and their ACL, the event resource with
 // recurrence, typed events, conference data, sync tokens, invitations and watch channels.
 import { installGoogleFamily, unimplemented } from '../../core/google/index.ts';
+import { cacheBudgetOf } from '../../core/cache.ts';
 import type { ServiceManifest } from '../../core/service.ts';
+import { configureSeriesCache, DEFAULT_SERIES_CACHE_BUDGET } from './domain/instances.ts';
 import { TABLES, migrations } from './migrations.ts';
 import { calendarRoutes } from './routes/calendars.ts';
 import { eventRoutes } from './routes/events.ts';
@@ -22,6 +24,7 @@ export const manifest: ServiceManifest = {
     },
   },
   async register(app, ctx) {
+    configureSeriesCache(cacheBudgetOf(ctx.settings.seriesCacheBudget, DEFAULT_SERIES_CACHE_BUDGET, 'services.calendar.seriesCacheBudget'));
     installGoogleFamily(app, { domain: 'global' });
     const s = serviceOf(ctx);
     calendarRoutes(app, ctx, s);

@@ -1,5 +1,6 @@
 // Instances of a series: the generated event of one occurrence, and a cache of parsed series so repeated reads of the
 // same version do not parse its rules again.
+import { boundedCache, type CacheBudget } from '../../../core/cache.ts';
 import type { EventDoc } from './event.ts';
 import { Series, type Occurrence } from './recurrence.ts';
 import { instanceStamp, whenMs } from './times.ts';
@@ -16,8 +17,23 @@ export function instanceDoc(master: EventDoc, occ: Occurrence): EventDoc {
   };
 }
 
-const CACHE_MAX = 20_000;
-const cache = new Map<string, Series>();
+/** The default budget of parsed series kept (`services.calendar.seriesCacheBudget`). */
+export const DEFAULT_SERIES_CACHE_BUDGET: CacheBudget = { entries: 20_000, bytes: 64 * 1024 * 1024 };
+
+// Each entry is a fresh wrapper when re-weighed, so the cache measures the series again.
+interface Kept {
+  series: Series;
+}
+let cache = makeCache(DEFAULT_SERIES_CACHE_BUDGET);
+
+function makeCache(budget: CacheBudget) {
+  return boundedCache<string, Kept>(budget, (kept) => kept.series.approximateBytes());
+}
+
+/** Sets the budget of the series cache (emptying it); the service calls it with its settings at start. */
+export function configureSeriesCache(budget: CacheBudget): void {
+  cache = makeCache(budget);
+}
 
 /**
  * The parsed series of a stored master, keyed by what expansion depends on (rules, start, end, zone), so an edit
@@ -25,12 +41,15 @@ const cache = new Map<string, Series>();
  */
 export function seriesOf(calendarId: string, master: EventDoc, calendarZone: string): Series {
   const key = `${calendarId}\u0000${master.id}\u0000${JSON.stringify([master.recurrence, master.start, master.end])}\u0000${calendarZone}`;
-  let series = cache.get(key);
-  if (!series) {
-    if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
-    series = new Series(master.recurrence ?? [], master.start, master.end, calendarZone);
-    cache.set(key, series);
-  }
+  const kept = cache.get(key);
+  if (kept) return kept.series;
+  const series = new Series(master.recurrence ?? [], master.start, master.end, calendarZone);
+  const owner = cache;
+  // A series grows as it remembers windows: weigh it again, unless it was evicted (or the cache replaced) meanwhile.
+  series.onResize = () => {
+    if (owner === cache && cache.peek(key)?.series === series) cache.set(key, { series });
+  };
+  cache.set(key, { series });
   return series;
 }
 

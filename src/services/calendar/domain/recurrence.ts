@@ -15,6 +15,9 @@ export const OPEN_END = 8_640_000_000_000_000;
 const FINITE_SCAN = 20_000;
 /** Windows whose expansion a series keeps (a calendar view reads the same month again and again). */
 const WINDOWS_KEPT = 4;
+/** Estimates for a series' memory: the parsed rule set, and one occurrence (two When objects and four numbers). */
+const SERIES_BASE_BYTES = 2_048;
+const OCCURRENCE_BYTES = 320;
 
 const RULE_KEYS = new Set(['FREQ', 'UNTIL', 'COUNT', 'INTERVAL', 'BYSECOND', 'BYMINUTE', 'BYHOUR', 'BYDAY', 'BYMONTHDAY', 'BYYEARDAY', 'BYWEEKNO', 'BYMONTH', 'BYSETPOS', 'WKST']);
 const FREQS = new Set(['YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY', 'HOURLY', 'MINUTELY', 'SECONDLY']);
@@ -122,6 +125,8 @@ export class Series {
   readonly #rdates: number[] = [];
   /** A series is immutable (a new version is a new Series): its expansions of recent windows can be reused. */
   readonly #windows = new Map<string, Occurrence[]>();
+  /** Told when a remembered window changes what this series holds in memory (its cache re-weighs it). */
+  onResize?: () => void;
   readonly #exdates: number[] = [];
   readonly #allDay: boolean;
   readonly #zone: string;
@@ -227,6 +232,13 @@ export class Series {
     };
   }
 
+  /** Roughly what this series holds in memory: its rules and the occurrences of the windows it remembers. */
+  approximateBytes(): number {
+    let occurrences = 0;
+    for (const w of this.#windows.values()) occurrences += w.length;
+    return SERIES_BASE_BYTES + (this.#rules.length + this.#exrules.length) * 512 + (this.#rdates.length + this.#exdates.length) * 16 + occurrences * OCCURRENCE_BYTES;
+  }
+
   /** Occurrences with start < toMs and end > fromMs, in start order (the last few windows are remembered). */
   between(fromMs: number, toMs: number, calendarZone: string, remember = true): Occurrence[] {
     if (!remember) return this.#expand(fromMs, toMs, calendarZone);
@@ -236,6 +248,7 @@ export class Series {
       found = this.#expand(fromMs, toMs, calendarZone);
       if (this.#windows.size >= WINDOWS_KEPT) this.#windows.delete(this.#windows.keys().next().value!);
       this.#windows.set(key, found);
+      this.onResize?.();
     }
     return found;
   }
