@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import pino from 'pino';
@@ -177,6 +178,8 @@ describe(`state export and import (sqlite and ${OTHER})`, () => {
     const exported = await digestOf(first);
     assert.ok(Object.keys(exported).some((k) => k.startsWith('content:')), 'the file content is in the archive');
     assert.ok('file:secrets/secrets-dev.json' in exported, 'the dev unseal key travels with the secrets');
+    const text = gunzipSync(readFileSync(first)).toString('utf8');
+    for (const plain of ['s3cr3t', ROOT_TOKEN, '4000000000000002', LICENCE]) assert.ok(!text.includes(plain), `${plain} is not in the archive in clear`);
 
     const otherStore = newStore(OTHER);
     const other = await boot(otherStore);
@@ -255,9 +258,12 @@ describe(`state export and import (sqlite and ${OTHER})`, () => {
     }
   });
 
-  it('refuses what is not an archive, a cut-short archive, and a service the archive lacks', async () => {
+  it('refuses what is not an archive, a cut-short archive (rolled back whole), and a service the archive lacks', async () => {
     const target = await boot(newStore('sqlite'), MASTER_KEY, ['calendar']);
     try {
+      const events = `${target.url('calendar')}/calendar/v3/calendars/primary/events`;
+      const mine = await call(events, { body: { summary: 'Kept', start: { dateTime: '2026-03-12T10:00:00Z' }, end: { dateTime: '2026-03-12T11:00:00Z' } }, headers: bearer });
+      assert.equal(mine.status, 200, mine.text);
       const junk = join(work, 'junk.gz');
       writeFileSync(junk, 'not gzip at all');
       assert.equal((await upload(target, junk)).status, 400);
@@ -266,6 +272,8 @@ describe(`state export and import (sqlite and ${OTHER})`, () => {
       writeFileSync(cut, whole.subarray(0, Math.floor(whole.length / 2)));
       const res = await upload(target, cut, '?only=calendar');
       assert.equal(res.status, 400, res.text);
+      assert.equal((await call(`${events}/${mine.body.id}`, { headers: bearer })).body.summary, 'Kept', 'the import was rolled back');
+      assert.equal((await call(`${events}/${ids.event}`, { headers: bearer })).status, 404);
       const missing = await upload(target, first, '?only=bidding');
       assert.equal(missing.status, 400);
       assert.match(missing.body.error.message, /bidding is not in the archive/);
