@@ -145,6 +145,54 @@ for (const database of DATABASES) {
       assert.equal((await call(`${t.url('bidding')}/v2beta1/${name}`, { headers: { authorization: `Bearer ${BIDDER_TOKEN}` } })).status, 404);
     });
 
+    it('charts daily bid metrics from the events ingested', async () => {
+      const base = { bidder: '1000', account: '1001', format: 'NON_NATIVE_DISPLAY', environment: 'WEB', platform: 'DESKTOP' };
+      const events = [
+        { ...base, time: '2026-05-03T10:00:00Z', bid: true, inAuction: true, won: true, billed: true },
+        { ...base, time: '2026-05-03T11:30:00Z', bid: true, inAuction: true, won: true, billed: true },
+        { ...base, time: '2026-05-04T08:00:00Z', bid: true },
+      ];
+      const res = await call(`${t.adminUrl}/services/bidding/events`, { body: events });
+      assert.equal(res.status, 200, res.text);
+      const { page, errors } = await open('bidding');
+      try {
+        await page.getByRole('img', { name: /Daily bid metrics of bidder 1000/ }).waitFor();
+        await page.getByText('Numbers').click();
+        const rows = page.locator('table', { has: page.locator('caption', { hasText: 'Bidder 1000 per day' }) }).locator('tbody tr');
+        const byDay = Object.fromEntries((await rows.evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)))).map((cells) => [cells[0], cells.slice(1).join(' ')]));
+        assert.equal(byDay['2026-05-03'], '2 2 2 2');
+        assert.equal(byDay['2026-05-04'], '1 0 0 0');
+        assert.equal(byDay['2026-05-02'], '0 0 0 0');
+        await screenshot(page, 'bidding-metrics');
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+
+    it('shows error groups with their counts and an event with its stack trace', async () => {
+      const trace = 'TypeError: console went wrong\n    at render (/srv/app/view.js:12:5)\n    at main (/srv/app/index.js:3:1)';
+      for (let i = 0; i < 2; i++) {
+        const res = await call(`${t.url('errorreporting')}/v1beta1/projects/console-project/events:report?key=${DEV_API_KEY}`, { body: { serviceContext: { service: 'web', version: 'v7' }, message: trace } });
+        assert.equal(res.status, 200, res.text);
+      }
+      const { page, errors } = await open('errorreporting');
+      try {
+        const row = page.locator('tr', { hasText: 'console-project' });
+        await row.waitFor();
+        const cells = await row.locator('td').allTextContents();
+        assert.equal(cells[4], '2');
+        await row.getByRole('button', { name: 'Events' }).click();
+        await page.waitForSelector('pre.stack');
+        assert.ok((await page.locator('pre.stack').first().textContent())!.includes('at render (/srv/app/view.js:12:5)'));
+        assert.equal(await page.locator('pre.stack').count(), 2);
+        await screenshot(page, 'errorreporting-events');
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+
     it('follows requests live in the inspector, redacting card data and credentials', async () => {
       const { page, errors } = await open('requests/payments');
       try {
