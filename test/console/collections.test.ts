@@ -59,6 +59,18 @@ for (const database of DATABASES) {
       } finally {
         await page.close();
       }
+      // Sharing it sends an e-mail, which the outbox page shows.
+      const shared = await call(`${t.url('files')}/storage/v2/files/${id}/permissions?sendNotificationEmails=true`, { body: { type: 'user', role: 'reader', value: 'reader@example.test' }, headers: auth });
+      assert.equal(shared.status, 200, shared.text);
+      const outbox = await open('outbox');
+      try {
+        const message = outbox.page.locator('ol.messages li', { hasText: 'reader@example.test' });
+        await message.waitFor();
+        assert.match((await message.textContent())!, /shared "Untitled" with you/);
+        assert.deepEqual(outbox.errors, []);
+      } finally {
+        await outbox.page.close();
+      }
     });
 
     it('shows a week with a single event and the instances of a recurring one', async () => {

@@ -197,11 +197,14 @@ for (const database of DATABASES) {
       const { page, errors } = await open('requests/payments');
       try {
         await page.waitForSelector('p[role="status"]:has-text("Live")');
+        const authorisations = page.locator('tbody tr', { hasText: '/v6/authorise' });
+        const before = await authorisations.count();
         const identifier = `live-${Date.now()}`;
         const sale = await caller(t).post('/v6/authorise', authRequest({ merchantid: MERCHANT, identifier }));
         assert.equal(sale.status, 200, sale.text);
-        const row = page.locator('tbody tr', { hasText: '/v6/authorise' }).first();
-        await row.waitFor();
+        // The new request arrives through the event stream, at the top.
+        await page.waitForFunction((n) => Array.from(document.querySelectorAll('tbody tr')).filter((tr) => tr.textContent?.includes('/v6/authorise')).length > n, before);
+        const row = authorisations.first();
         await row.getByRole('button', { name: 'Bodies' }).click();
         await page.waitForSelector('tr.bodies');
         const bodies = (await page.textContent('tr.bodies'))!;

@@ -26,7 +26,7 @@ const ARTEFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'conso
 const DOCS = join(import.meta.dirname, '..', '..', 'docs', 'console');
 
 /** The screenshots docs/console.md shows. */
-const DOC_SHOTS = new Set(['overview', 'secrets-entry', 'payments-timeline', 'requests']);
+const DOC_SHOTS = new Set(['overview', 'secrets-entry', 'payments-timeline', 'requests', 'bidding-metrics', 'errorreporting-events', 'files', 'calendar']);
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTEFACTS, { recursive: true });
