@@ -2,6 +2,7 @@
 import type { Vault } from '../crypto.ts';
 import type { Runtime } from '../runtime.ts';
 import type { ServiceId, ServiceManifest } from '../service.ts';
+import { whenWarm } from '../warm-up.ts';
 import { ArchiveError } from './format.ts';
 
 /** Called as rows, blobs and files go by: how many so far, of how many. */
@@ -21,4 +22,12 @@ export function selectManifests(rt: Runtime, ids?: ServiceId[]): ServiceManifest
     if (!running) throw new ArchiveError(409, `service ${id} is not running here`);
     return running.manifest;
   });
+}
+
+/**
+ * Waits until no service is still loading its shipped data (the book catalog, the entity graph), so an export holds
+ * all of it and an import is not followed by rows a load was still writing. A failed load leaves what it wrote.
+ */
+export async function whenLoaded(rt: Runtime, manifests: ServiceManifest[]): Promise<void> {
+  for (const m of manifests) await whenWarm([rt.services.get(m.id)!.ctx]).catch(() => undefined);
 }

@@ -10,7 +10,7 @@ import type { ServiceId } from '../service.ts';
 import { describeTable, quoteId, quoteText } from './columns.ts';
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, CONTENT_PIECE, encodeRow, type ArchiveManifest } from './format.ts';
 import { fullTextSelect, toPortable } from './fulltext-rows.ts';
-import { keyCheck, fileAad, selectManifests, type Progress } from './common.ts';
+import { fileAad, keyCheck, selectManifests, whenLoaded, type Progress } from './common.ts';
 import { appliedMigrations, coreNamespaces, planTables } from './scope.ts';
 import { withSnapshot } from './snapshot.ts';
 import { lineWriter } from './stream.ts';
@@ -26,6 +26,7 @@ const PROGRAM = JSON.parse(readFileSync(new URL('../../../package.json', import.
 export async function exportArchive(rt: Runtime, out: Writable, options: ExportOptions = {}): Promise<ArchiveManifest> {
   const manifests = selectManifests(rt, options.services);
   const ids = manifests.map((m) => m.id);
+  await whenLoaded(rt, manifests);
   const dialect = rt.db.dialect;
   const files = manifests.flatMap((m) => (m.dataFiles ?? []).filter((f) => existsSync(join(rt.options.dataDir, f))).map((f) => `${m.id}/${f}`));
   const writer = lineWriter(out);

@@ -10,7 +10,7 @@ import { deleteChunks, writeChunks } from '../blobs/chunks.ts';
 import type { Runtime } from '../runtime.ts';
 import type { ServiceId } from '../service.ts';
 import { describeTable, fitValue, quoteId, quoteText, type RunQuery, type TableShape } from './columns.ts';
-import { fileAad, keyCheck, selectManifests, type Progress } from './common.ts';
+import { fileAad, keyCheck, selectManifests, whenLoaded, type Progress } from './common.ts';
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, ArchiveError, badArchive, decodeValue, type ArchiveManifest } from './format.ts';
 import { insertPortable, type PortableDocument } from './fulltext-rows.ts';
 import { appliedMigrations, coreNamespaces, planTables, type PlannedTable } from './scope.ts';
@@ -62,6 +62,7 @@ export async function importArchive(rt: Runtime, input: Readable, options: Impor
     const plan = await planTables(run, dialect, manifests);
     const shapes = new Map(await Promise.all(plan.map(async (t) => [t.name, await describeTable(run, dialect, t.name)] as const)));
     options.onManifest?.(manifest);
+    await whenLoaded(rt, manifests);
 
     const total = Object.values(manifest.tables).reduce((a, b) => a + b, 0) + manifest.content.blobs + manifest.files.length;
     const files = new Map<string, Buffer>();
@@ -78,6 +79,7 @@ export async function importArchive(rt: Runtime, input: Readable, options: Impor
       if (row) rt.clock.set((JSON.parse(String(row.value)) as { now: number }).now);
     }
     await rt.reload(ids);
+    await whenLoaded(rt, manifests);
     return {
       services: ids,
       complete,
