@@ -1,7 +1,7 @@
 // The archive's bytes: JSON lines through gzip, written with back-pressure and read line by line; files written
 // atomically (a temporary file beside the target, synced, then renamed), so a reader never sees half an archive.
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, rmSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
@@ -56,9 +56,22 @@ export async function* lineReader(input: Readable): AsyncGenerator<unknown> {
   }
 }
 
+// Temporary files being written: a process that exits meanwhile (a second signal) removes them on its way out.
+const unfinished = new Set<string>();
+let cleanupInstalled = false;
+
+function track(tmp: string): void {
+  if (!cleanupInstalled) {
+    process.once('exit', () => unfinished.forEach((f) => rmSync(f, { force: true })));
+    cleanupInstalled = true;
+  }
+  unfinished.add(tmp);
+}
+
 /** Runs `write` on a temporary file and renames it to `path` once complete and synced; removes it on failure. */
 export async function writeAtomically<T>(path: string, write: (out: Writable) => Promise<T>): Promise<T> {
   const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  track(tmp);
   try {
     const result = await write(createWriteStream(tmp, { mode: 0o600 }));
     const handle = await open(tmp, 'r');
@@ -72,6 +85,8 @@ export async function writeAtomically<T>(path: string, write: (out: Writable) =>
   } catch (err) {
     await unlink(tmp).catch(() => undefined);
     throw err;
+  } finally {
+    unfinished.delete(tmp);
   }
 }
 
