@@ -5,12 +5,13 @@
 // sources, and large data packages. Everything else is bundled: one file parses faster than hundreds of modules.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const outdir = join(root, 'dist');
+// TWINSTACK_BUILD_DIR builds elsewhere (the test of the bundle builds into a temporary directory).
+const outdir = resolve(process.env.TWINSTACK_BUILD_DIR ?? join(root, 'dist'));
 
 const EXTERNAL = [
   'better-sqlite3', // native addon

@@ -1,8 +1,8 @@
 // `twinstack start` as scripts run it: through `npm start` or the bin, with a pid file, stopped by a signal or by its
 // parent going away. Every check is on the real process and its sockets.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,6 +121,42 @@ describe('twinstack start in scripts', () => {
     assert.equal(await exitOf(child), 0);
     assert.equal(existsSync(flatPidFile), false, 'the pid file is removed');
     assert.ok(await portIsFree(ports.get('admin')!));
+  });
+});
+
+describe('the bundle built ahead of time', () => {
+  // Inside the checkout, as dist/ is: the packages kept out of the bundle resolve from its node_modules.
+  mkdirSync(join(ROOT, 'dist'), { recursive: true });
+  const work = mkdtempSync(join(ROOT, 'dist', 'test-bundle-'));
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  it('serves what the sources serve, finding the files beside the sources (samples, catalog, read worker)', async () => {
+    const outdir = join(work, 'dist');
+    const built = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { env: { ...process.env, TWINSTACK_BUILD_DIR: outdir }, encoding: 'utf8' });
+    assert.equal(built.status, 0, `${built.stdout}${built.stderr}`);
+    const config = join(work, 'twinstack.config.json');
+    writeFileSync(config, JSON.stringify({ services: { entities: { graph: 'samples' }, books: { catalog: 'sample' } } }));
+    const child = spawn(process.execPath, [join(outdir, 'cli.js'), 'start', '--config', config, ...startOptions(join(work, 'data'), join(work, 'pid'))], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const ports = await waitForTable(child);
+      const key = 'twinstack-dev-api-key';
+      // The sample entities come from entities/seed.json.
+      const entities = await call(`http://127.0.0.1:${ports.get('entities')}/v1/entities:search?query=taylor%20swift&limit=1&key=${key}`);
+      assert.equal(entities.status, 200, entities.text);
+      assert.equal(entities.body.itemListElement[0].result.name, 'Taylor Swift');
+      // The catalog comes from data/books; a search runs on a read worker (core/db/read-worker.js).
+      const books = await call(`http://127.0.0.1:${ports.get('books')}/books/v1/volumes?q=adventures&key=${key}`);
+      assert.equal(books.status, 200, books.text);
+      assert.ok(books.body.totalItems > 0);
+    } catch (err) {
+      child.kill('SIGKILL');
+      throw err;
+    }
+    const exited = exitOf(child);
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0);
   });
 });
 
