@@ -4,3 +4,4 @@ export { importArchive, type ImportOptions, type ImportSummary } from './import.
 export { exportToFile, importFromFile, readManifest } from './file.ts';
 export { ArchiveError, type ArchiveManifest } from './format.ts';
 export { archiveDigest, stateDigest } from './digest.ts';
+export { selectManifests } from './common.ts';
