@@ -105,6 +105,30 @@ for (const database of DATABASES) {
       }
     });
 
+    it('an empty body is no body whatever its declared Content-Type, while uploads still read the type of an empty file', async () => {
+      const types = ['text/xml', 'application/xml', 'application/x-www-form-urlencoded', 'text/plain', 'application/octet-stream', 'multipart/form-data; boundary=x', 'image/png'];
+      const created = await call(`${t.url('payments')}/paylink/create`, {
+        body: { amount: 990, identifier: `INV-${randomBytes(4).toString('hex')}`, merchantid: MID },
+        headers: { 'pay-api-key': caller(t).key() },
+      });
+      for (const type of types) {
+        for (const action of ['close', 'reopen']) {
+          const res = await call(`${t.url('payments')}/paylink/${created.body.token}/${action}`, { method: 'PUT', raw: '', headers: { 'content-type': type, 'pay-api-key': caller(t).key() } });
+          assert.equal(res.status, 200, `${action} with ${type}: ${res.text}`);
+        }
+        const google = { 'content-type': type, authorization: `Bearer ${DEV_TOKEN}` };
+        const clear = await call(`${t.url('calendar')}/calendar/v3/calendars/primary/clear`, { method: 'POST', raw: '', headers: google });
+        assert.equal(clear.status, 204, `calendar clear with ${type}: ${clear.text}`);
+        const trash = await call(`${t.url('files')}/drive/v2/files/trash`, { method: 'DELETE', raw: '', headers: google });
+        assert.equal(trash.status, 204, `files emptyTrash with ${type}: ${trash.text}`);
+        const filterSet = await call(`${t.url('bidding')}/v2beta1/bidders/1000/filterSets/none`, { method: 'DELETE', raw: '', headers: { 'content-type': type, authorization: BIDDER } });
+        assert.equal(filterSet.status, 404, `bidding delete with ${type}: ${filterSet.text}`);
+      }
+      const upload = await call(`${t.url('files')}/upload/drive/v2/files?uploadType=media`, { method: 'POST', raw: '', headers: { 'content-type': 'image/png', authorization: `Bearer ${DEV_TOKEN}` } });
+      assert.equal(upload.status, 200, upload.text);
+      assert.equal(upload.body.mimeType, 'image/png', 'the empty file keeps its declared type');
+    });
+
     it('Google-style listeners accept an empty body sent as application/json on operations that take none', async () => {
       const headers = { ...JSON_TYPE, authorization: `Bearer ${DEV_TOKEN}` };
       const cases: Array<[string, string]> = [

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerO
 import type { Logger } from 'pino';
 import { uuid } from '../ids.ts';
 import type { RequestInspector } from './inspector.ts';
+import { dropTypeOfEmptyBody } from './empty-body.ts';
 import { parseJsonBody } from './json-body.ts';
 import { redactUrl } from './redact.ts';
 
@@ -91,6 +92,7 @@ export function createListener(options: ListenerOptions): FastifyInstance {
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  app.addHook('onRequest', dropTypeOfEmptyBody);
   app.addHook('onResponse', async (req, reply) => {
     req.log.info(
       { method: req.method, url: redactUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },

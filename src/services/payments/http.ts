@@ -10,6 +10,8 @@ const XML_ROOT = Symbol('xmlRoot');
 
 export function installPaymentsFamily(app: FastifyInstance, now: () => number): void {
   app.addContentTypeParser(['text/xml', 'application/xml'], { parseAs: 'string' }, (_req, body, done) => {
+    // An empty body is no body, whatever its declared type (body-less operations called with Content-Type set).
+    if ((body as string).trim() === '') return done(null, undefined);
     try {
       const { root, body: parsed } = parseXml(body as string);
       const value = (parsed && typeof parsed === 'object' ? parsed : { value: parsed }) as RawBody & { [XML_ROOT]?: string };

@@ -1,0 +1,22 @@
+// Operations that take no body are often called with an empty one and a Content-Type anyway (clients set one on
+// every request). Fastify parses by Content-Type before the route runs, so an empty body of a type the route has no
+// parser for would be refused (415). Such a request carries nothing to parse: it is treated as having no body.
+import type { FastifyRequest } from 'fastify';
+
+/** True when the request announces no body bytes at all. */
+function bodyIsEmpty(req: FastifyRequest): boolean {
+  return req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] ?? '0').trim() === '0';
+}
+
+/**
+ * onRequest hook: drops the Content-Type of an empty body unless the route's scope parses that type (or every type, as
+ * upload routes do, which read the type of an empty file from it).
+ */
+export async function dropTypeOfEmptyBody(req: FastifyRequest): Promise<void> {
+  const type = req.headers['content-type'];
+  if (type === undefined || !bodyIsEmpty(req)) return;
+  const essence = type.split(';')[0]!.trim().toLowerCase();
+  // '' is how Fastify keys the catch-all ('*') parser.
+  if (req.server.hasContentTypeParser(essence) || req.server.hasContentTypeParser('')) return;
+  delete req.headers['content-type'];
+}
