@@ -67,6 +67,14 @@ for (const database of DATABASES) {
         for (const id of ['secrets', 'payments', 'bidding', 'errorreporting', 'entities'] as const) assert.ok(text.includes(t.url(id)), `${id} URL`);
         assert.ok(text.includes(rootToken));
         assert.ok(text.includes(DEV_API_KEY));
+        // Each service links its OpenAPI document, and the Google-style ones their discovery document.
+        const card = (id: string) => page.locator('.card', { has: page.locator('h2', { hasText: new RegExp(`^${id}`) }) });
+        assert.equal(await card('errorreporting').getByRole('link', { name: 'OpenAPI' }).getAttribute('href'), `${t.url('errorreporting')}/openapi.json`);
+        assert.equal(await card('errorreporting').getByRole('link', { name: 'Discovery' }).getAttribute('href'), `${t.url('errorreporting')}/$discovery/rest`);
+        const openapi = await call(`${t.url('payments')}/openapi.json`);
+        assert.equal(openapi.status, 200);
+        assert.equal(await card('payments').getByRole('link', { name: 'OpenAPI' }).count(), 1);
+        assert.equal(await card('payments').getByRole('link', { name: 'Discovery' }).count(), 0);
         assert.deepEqual(errors, []);
       } finally {
         await page.close();

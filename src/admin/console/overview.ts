@@ -1,5 +1,6 @@
-// GET /console/api/overview: every running service with its URL, health, the credentials a caller needs and how many
-// rows each of its tables holds; GET /console/api/services: the ids and titles only (the navigation).
+// GET /console/api/overview: every running service with its URL, health, the credentials a caller needs, how many
+// rows each of its tables holds and links to its descriptions; GET /console/api/services: the ids and titles only
+// (the navigation).
 import type { FastifyInstance } from 'fastify';
 import type { Runtime, RunningService } from '../../core/runtime.ts';
 
@@ -36,7 +37,17 @@ async function describe(rt: Runtime, s: RunningService) {
     credentials: credentials.ok ? credentials.value : [],
     counts: counts.ok ? counts.value : {},
     requests: rt.inspector.usage()[id]?.recorded ?? 0,
+    descriptions: descriptions(s),
   };
+}
+
+/** The service's machine-readable descriptions, where its listener serves them. */
+function descriptions(s: RunningService): Array<{ label: string; url: string }> {
+  const served = [
+    { label: 'OpenAPI', path: '/openapi.json' },
+    { label: 'Discovery', path: '/$discovery/rest' },
+  ].filter((d) => s.app.hasRoute({ method: 'GET', url: d.path }));
+  return served.map((d) => ({ label: d.label, url: `${s.url}${d.path}` }));
 }
 
 /** Rows per table, named without the service prefix ("payments_transactions" shows as "transactions"). */

@@ -1,4 +1,5 @@
-// Overview: every service with its URL, health, the credentials to call it, what it holds, and a reset button.
+// Overview: every service with its URL, health, the credentials to call it, what it holds, links to its descriptions
+// (OpenAPI, discovery) and a reset button.
 import { api, CopyButton, html, Loaded, Page, useAction, useLoad } from './lib.js';
 
 export function Overview() {
@@ -21,6 +22,7 @@ export function Overview() {
           <h2>${s.id} <span class=${s.health.ok ? 'ok' : 'bad'}>${s.health.ok ? 'up' : 'down'}</span></h2>
           <p class="muted">${s.title}</p>
           <p><a href=${s.url}>${s.url}</a> <${CopyButton} value=${s.url} label=${`${s.id} URL`} /></p>
+          ${s.descriptions.length ? html`<p>${s.descriptions.map((d) => html`<a class="description" href=${d.url} target="_blank" rel="noopener noreferrer">${d.label}</a> `)}</p>` : null}
           ${s.health.sealed !== undefined ? html`<p>${s.health.sealed ? 'sealed' : 'unsealed'}</p>` : null}
           ${s.credentials.length
             ? html`<dl class="credentials">${s.credentials.map((c) => html`<dt>${c.label}</dt><dd><code>${c.value}</code> <${CopyButton} value=${c.value} label=${c.label} /></dd>`)}</dl>`
