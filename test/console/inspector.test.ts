@@ -62,6 +62,14 @@ describe('request inspector', () => {
     assert.match(xml.requestBody!, /^\[application\/xml body, \d+ bytes, not kept\]$/);
   });
 
+  it('only describes bodies too large to redact cheaply', () => {
+    const inspector = new RequestInspector();
+    const big = { rows: Array.from({ length: 20_000 }, (_, i) => ({ i, cardnumber: VISA })) };
+    const e = inspector.record(exchange({ method: 'POST', request: { contentType: 'application/json', body: big, bytes: JSON.stringify(big).length }, response: { contentType: 'application/json', body: JSON.stringify(big) } }));
+    assert.match(e.requestBody!, /^\[application\/json body, \d+ bytes, too large to keep\]$/);
+    assert.match(e.responseBody!, /too large to keep/);
+  });
+
   it('filters by service, method, path and status class', () => {
     const inspector = new RequestInspector();
     inspector.record(exchange({ method: 'GET', url: '/a', status: 200 }));

@@ -28,8 +28,9 @@ export interface RawExchange {
   status: number;
   ms: number;
   principal: string | null;
-  request: { contentType: string | undefined; body: unknown };
-  response: { contentType: string | undefined; body: unknown };
+  /** `bytes`: the body's size on the wire when known (a parsed body no longer tells it). */
+  request: { contentType: string | undefined; body: unknown; bytes?: number };
+  response: { contentType: string | undefined; body: unknown; bytes?: number };
 }
 
 export interface InspectorFilter {
@@ -48,6 +49,8 @@ export const BYTES_PER_SERVICE = 1024 * 1024;
 export const ENTRIES_PER_SERVICE = 500;
 /** A body longer than this is cut (after redaction), so one upload cannot take a service's whole budget. */
 export const BODY_CHARS = 8 * 1024;
+/** Bodies larger than this are only described: redacting them field by field would cost every large request. */
+export const REDACT_MAX_BYTES = 256 * 1024;
 
 /** Services whose bodies are the secrets themselves: only the request line is kept. */
 const BODIES_NEVER_KEPT = new Set(['secrets']);
@@ -85,8 +88,8 @@ export class RequestInspector {
       status: raw.status,
       ms: Math.round(raw.ms * 10) / 10,
       principal: raw.principal,
-      requestBody: keepBodies ? describeBody(raw.request.contentType, raw.request.body) : notKept(raw.request.body),
-      responseBody: keepBodies ? describeBody(raw.response.contentType, raw.response.body) : notKept(raw.response.body),
+      requestBody: keepBodies ? describeBody(raw.request.contentType, raw.request.body, raw.request.bytes) : notKept(raw.request.body),
+      responseBody: keepBodies ? describeBody(raw.response.contentType, raw.response.body, raw.response.bytes) : notKept(raw.response.body),
     };
     this.#keep(entry);
     for (const listener of this.#listeners) listener(entry);
@@ -162,9 +165,11 @@ function isEmpty(body: unknown): boolean {
  * A body as the inspector shows it: JSON and form bodies with sensitive fields redacted, everything else (XML, HTML,
  * uploads, streams) only described, since their content cannot be redacted field by field.
  */
-export function describeBody(contentType: string | undefined, body: unknown): string | null {
+export function describeBody(contentType: string | undefined, body: unknown, bytes?: number): string | null {
   if (isEmpty(body)) return null;
   const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  const size = bytes ?? (typeof body === 'string' ? Buffer.byteLength(body) : Buffer.isBuffer(body) ? body.length : undefined);
+  if (size !== undefined && size > REDACT_MAX_BYTES) return `[${type || 'binary'} body, ${size} bytes, too large to keep]`;
   // A body the framework already parsed (JSON or a form) is redacted field by field.
   if (typeof body === 'object' && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== 'function') {
     return cut(JSON.stringify(redactValue(body)));

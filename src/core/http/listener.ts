@@ -123,7 +123,7 @@ function installInspection(app: FastifyInstance, name: string, inspection: NonNu
       status: reply.statusCode,
       ms: reply.elapsedTime,
       principal,
-      request: { contentType: header(req.headers['content-type']), body: req.body },
+      request: { contentType: header(req.headers['content-type']), body: req.body, bytes: Number(req.headers['content-length']) || undefined },
       response: { contentType: header(reply.getHeader('content-type')), body: payloads.get(req) },
     });
   });
