@@ -116,10 +116,18 @@ const queryValue = fc.oneof(
   fc.constant('q'.repeat(5_000)),
 );
 
-/** Query pairs, repeated keys included (`?a=1&a=2`). */
-const queryArbitrary = fc.array(fc.tuple(fc.constantFrom(...QUERY_KEYS), queryValue), { maxLength: 5 }).chain((pairs) =>
-  fc.boolean().map((repeat) => (repeat && pairs.length ? [...pairs, pairs[0]!] : pairs)),
-);
+/** Query pairs, repeated keys included (`?a=1&a=2`); a route's declared querystring schema adds its own fields. */
+function queryArbitrary(route: FuzzRoute): fc.Arbitrary<Array<[string, string]>> {
+  const declared = route.schema?.querystring as Schema | undefined;
+  const fromDeclared = declared?.properties
+    ? fromSchema(declared).map((q) => Object.entries((q ?? {}) as Record<string, unknown>).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]))
+    : fc.constant<Array<[string, string]>>([]);
+  const loose = fc.array(fc.tuple(fc.constantFrom(...QUERY_KEYS), queryValue), { maxLength: 5 });
+  return fc.tuple(fromDeclared, loose, fc.boolean()).map(([own, pairs, repeat]) => {
+    const all = [...own, ...pairs];
+    return repeat && all.length ? [...all, all[0]!] : all;
+  });
+}
 
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND', 'MKCOL'];
 
@@ -150,7 +158,7 @@ export function requestArbitrary(route: FuzzRoute): fc.Arbitrary<RequestPlan> {
     { arbitrary: fc.constant<CredentialKind>('valid'), weight: 4 },
     { arbitrary: fc.constantFrom<CredentialKind>('wrong', 'missing'), weight: 1 },
   );
-  return fc.record({ method, path: pathArbitrary(route), query: queryArbitrary, body: bodyArbitrary(route), credential }).map(({ method, path, query, body, credential }) => ({
+  return fc.record({ method, path: pathArbitrary(route), query: queryArbitrary(route), body: bodyArbitrary(route), credential }).map(({ method, path, query, body, credential }) => ({
     method,
     target: path,
     query,
