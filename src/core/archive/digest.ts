@@ -2,11 +2,8 @@
 // two instances hold the same state exactly when their digests are equal. Service files are compared by content
 // (their sealed form differs with every export).
 import { createHash } from 'node:crypto';
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { Vault } from '../crypto.ts';
-import type { Runtime } from '../runtime.ts';
-import type { ServiceId } from '../service.ts';
-import { exportArchive } from './export.ts';
 import { fileAad } from './common.ts';
 import { lineReader } from './stream.ts';
 
@@ -26,17 +23,14 @@ export async function archiveDigest(input: Readable, vault: Vault): Promise<Reco
       continue;
     }
     if (typeof l.table === 'string') rows.get(l.table)?.push(JSON.stringify(l.row));
-    else if (typeof l.content === 'string') content.set(l.content, [...(content.get(l.content) ?? []), Buffer.from(String(l.data), 'base64')]);
+    else if (typeof l.content === 'string') {
+      const pieces = content.get(l.content) ?? [];
+      pieces.push(Buffer.from(String(l.data), 'base64'));
+      content.set(l.content, pieces);
+    }
     else if (typeof l.file === 'string') out[`file:${l.file}`] = sha256(vault.decryptBytes(Buffer.from(String(l.data), 'base64'), fileAad(l.file)));
   }
   for (const [table, lines] of rows) out[table] = sha256(lines.sort().join('\n'));
   for (const [hash, pieces] of content) out[`content:${hash}`] = sha256(Buffer.concat(pieces));
   return out;
-}
-
-/** The digest of a running instance's state (the selected services, or all). */
-export async function stateDigest(rt: Runtime, services?: ServiceId[]): Promise<Record<string, string>> {
-  const pipe = new PassThrough();
-  const [digest] = await Promise.all([archiveDigest(pipe, rt.vault), exportArchive(rt, pipe, { services })]);
-  return digest;
 }
