@@ -253,6 +253,22 @@ for (const database of DATABASES) {
       }
     });
 
+    it('resets one service from the overview and leaves the others', async () => {
+      const before = await call(`${t.adminUrl}/console/api/bidding/metrics`);
+      assert.ok(before.body.bidders.length > 0, 'bid events from an earlier test');
+      const { page, errors } = await open('overview');
+      try {
+        page.once('dialog', (d) => void d.accept());
+        await page.getByRole('button', { name: 'Reset bidding' }).click();
+        await page.waitForSelector('p[role="status"]:has-text("bidding was reset.")');
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+      assert.deepEqual((await call(`${t.adminUrl}/console/api/bidding/metrics`)).body.bidders, []);
+      assert.ok((await call(`${t.adminUrl}/console/api/payments/transactions`)).body.transactions.length > 0);
+    });
+
     it('labels every form control and works from the keyboard', async () => {
       for (const name of ['requests', 'clock', 'principals', 'entities']) {
         const { page } = await open(name);
