@@ -1,5 +1,5 @@
-// The cache of payment clients and licence keys takes its budget from the settings; a budget too small to keep
-// anything changes no answer (keys still verify, a replaced licence key takes effect).
+// The caches of payment clients and licence keys and of accepted nonces take their budgets from the settings; budgets
+// too small to keep anything change no answer (keys still verify, a replayed key is still refused).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parseSettings } from '../../src/services/payments/settings.ts';
@@ -10,6 +10,7 @@ describe('payments client cache budget', () => {
   it('is validated with the settings', () => {
     assert.deepEqual(parseSettings({ client_cache_budget: { entries: 10, bytes: 1_024 } }).client_cache_budget, { entries: 10, bytes: 1_024 });
     assert.throws(() => parseSettings({ client_cache_budget: { entries: 0, bytes: 1 } }), /client_cache_budget/);
+    assert.throws(() => parseSettings({ nonce_cache_budget: { bytes: 1 } }), /nonce_cache_budget/);
   });
 });
 
@@ -25,6 +26,7 @@ for (const database of DATABASES) {
             dev_licence_key: LICENCE,
             clients: [{ clientid: OTHER_CLIENT, name: 'Other client', licence_key: OTHER_LICENCE }],
             client_cache_budget: { entries: 1, bytes: 1 },
+            nonce_cache_budget: { entries: 1, bytes: 1 },
           },
         },
       });
@@ -38,6 +40,14 @@ for (const database of DATABASES) {
         assert.equal((await ping(caller(t, OTHER_CLIENT, OTHER_LICENCE).key())).status, 200);
       }
       assert.equal((await ping(caller(t, CLIENT, 'WRONGLICENCE0000').key())).status, 403);
+    });
+
+    it('refuses a replayed key though no nonce is remembered in memory', async () => {
+      const key = caller(t).key();
+      const ping = () => call(`${t.url('payments')}/v6/ping`, { body: { identifier: 'ping-2' }, headers: { 'pay-api-key': key } });
+      assert.equal((await ping()).status, 200);
+      const replay = await ping();
+      assert.ok(replay.status === 401 || replay.status === 403, `${replay.status} ${replay.text}`);
     });
   });
 }

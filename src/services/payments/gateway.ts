@@ -39,7 +39,7 @@ export class Gateway {
     this.access = new Access({
       clients: this.clients,
       merchants: this.merchants,
-      nonces: new NonceStore(ctx.db),
+      nonces: new NonceStore(ctx.db, this.settings.nonce_cache_budget),
       subjects: new KeySubjectStore(db),
       clock: ctx.clock,
       ttlMinutes: this.settings.key_ttl_minutes ?? DEFAULT_KEY_TTL_MINUTES,

@@ -3,26 +3,29 @@
 // process accepted refuses the common replay without touching the database, and a claim of its own is a unit of work
 // on the group-commit path, so it shares its fsync with the other requests of the moment.
 import type { Kysely } from 'kysely';
+import { boundedCache, type CacheBudget } from '../../../core/cache.ts';
 import type { Database } from '../../../core/db/index.ts';
 import { claimExpiringSlot } from './slots.ts';
 
 const PURGE_EVERY = 500;
-/** Nonces remembered in memory; older ones are still refused by the table. */
-const REMEMBERED = 50_000;
+/** Default budget of nonces remembered in memory (`services.payments.nonce_cache_budget`); older ones are still refused by the table. */
+export const DEFAULT_NONCE_CACHE_BUDGET: CacheBudget = { entries: 50_000, bytes: 8 * 1024 * 1024 };
 
 export class NonceStore {
   readonly #database: Database;
-  readonly #seen = new Map<string, number>();
+  /** Expiry of each remembered nonce, by client and nonce. */
+  readonly #seen: ReturnType<typeof boundedCache<string, { expiresAt: number }>>;
   #inserts = 0;
 
-  constructor(database: Database) {
+  constructor(database: Database, cacheBudget: CacheBudget = DEFAULT_NONCE_CACHE_BUDGET) {
     this.#database = database;
+    this.#seen = boundedCache<string, { expiresAt: number }>(cacheBudget, () => 16);
   }
 
   /** Records a nonce (inside `tx`, a unit of work, when given); false when it was already used and has not expired. */
   async claim(clientid: string, nonce: string, expiresAt: number, nowMs: number, tx?: Kysely<any>): Promise<boolean> {
     const key = `${clientid}\u0000${nonce}`;
-    const known = this.#seen.get(key);
+    const known = this.#seen.get(key)?.expiresAt;
     if (known !== undefined && known > nowMs) return false;
     const purge = ++this.#inserts % PURGE_EVERY === 0;
     const work = async (db: Kysely<any>) => {
@@ -36,7 +39,6 @@ export class NonceStore {
   }
 
   #remember(key: string, expiresAt: number): void {
-    this.#seen.set(key, expiresAt);
-    if (this.#seen.size > REMEMBERED) this.#seen.delete(this.#seen.keys().next().value!);
+    this.#seen.set(key, { expiresAt });
   }
 }
