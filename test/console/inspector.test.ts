@@ -136,5 +136,15 @@ for (const database of DATABASES) {
       assert.equal(events.length, 2);
       assert.ok(!seen.join('').includes('/v6/ping'), 'the stream follows its filter');
     });
+
+    it('ends open streams when the runtime stops, so stopping does not wait for browsers', async () => {
+      const res = await fetch(`${t.adminUrl}/console/api/requests/stream`);
+      const reader = res.body!.getReader();
+      await reader.read();
+      await t.restart();
+      let done = false;
+      while (!done) done = (await reader.read()).done;
+      assert.ok(done);
+    });
   });
 }
