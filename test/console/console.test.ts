@@ -122,6 +122,17 @@ for (const database of DATABASES) {
         assert.equal(steps[0], 'open for settlement');
         assert.match(steps[1], /^assigned to a batch \d+/);
         await screenshot(page, 'payments-timeline');
+        // A Paylink token shows its own timeline and the hosted page it is paid on.
+        const paylink = await call(`${t.url('payments')}/paylink/create`, { body: { amount: 990, identifier: 'console-paylink', merchantid: MERCHANT }, headers: { 'pay-api-key': c.key() } });
+        assert.equal(paylink.status, 200, paylink.text);
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        const link = page.locator('tr', { hasText: 'console-paylink' });
+        await link.waitFor();
+        assert.equal(await link.getByRole('link', { name: 'open' }).getAttribute('href'), paylink.body.url);
+        await link.getByRole('button', { name: 'Show timeline' }).click();
+        const created = page.getByRole('list', { name: 'Timeline of Paylink console-paylink' });
+        await created.waitFor();
+        assert.ok((await created.locator('li').count()) >= 1);
         assert.deepEqual(errors, []);
       } finally {
         await page.close();
