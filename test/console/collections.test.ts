@@ -43,8 +43,9 @@ for (const database of DATABASES) {
       const { id } = (await res.json()) as { id: string };
       const { page, errors } = await open('files');
       try {
-        await page.getByRole('treeitem').first().getByRole('button').click();
-        await page.getByRole('group').getByRole('button').first().click();
+        await page.getByRole('button', { name: 'developer@twinstack.local: My Drive' }).click();
+        assert.equal(await page.getByRole('button', { name: 'developer@twinstack.local: My Drive' }).getAttribute('aria-expanded'), 'true');
+        await page.getByRole('button', { name: 'Untitled', exact: true }).click();
         await page.waitForSelector('pre.preview');
         assert.equal(await page.textContent('pre.preview'), 'hello from the console test');
         assert.equal(await page.locator('article table').first().locator('tbody tr').count(), 1);

@@ -86,8 +86,11 @@ for (const database of DATABASES) {
       assert.equal((await vault('POST', 'secret/data/console/db', { data: { password: 'second', user: 'app' } })).status, 200);
       const { page, errors } = await open('secrets');
       try {
-        await page.getByRole('button', { name: /secret\/ \(kv v2\)/ }).click();
+        // The tree is worked from the keyboard: Tab to a folder, Enter opens it.
+        await page.getByRole('button', { name: /secret\/ \(kv v2\)/ }).focus();
+        await page.keyboard.press('Enter');
         await page.getByRole('button', { name: /console\// }).click();
+        assert.equal(await page.getByRole('button', { name: /console\// }).getAttribute('aria-expanded'), 'true');
         await page.getByRole('button', { name: 'db', exact: true }).click();
         await page.waitForSelector('article table');
         assert.equal(await page.textContent('article h3'), 'secret/console/db');

@@ -11,7 +11,7 @@ export function Files() {
   const [file, setFile] = useState(null);
   return html`<${Page} title="Files" actions=${html`<button type="button" onClick=${roots.reload}>Refresh</button>`}>
     <div class="split">
-      <${Loaded} state=${roots}>${({ roots: list }) => list.length === 0 ? html`<p class="muted">No files yet.</p>` : html`<ul class="tree" role="tree" aria-label="Folders">
+      <${Loaded} state=${roots}>${({ roots: list }) => list.length === 0 ? html`<p class="muted">No files yet.</p>` : html`<ul class="tree" aria-label="Folders">
         ${list.map((r) => html`<${FolderNode} key=${r.id} id=${r.id} label=${r.label} onOpen=${setFile} />`)}
       </ul>`}<//>
       <div class="detail">${file ? html`<${FileDetail} key=${file} id=${file} />` : html`<p class="muted">Choose a file in the tree.</p>`}</div>
@@ -24,7 +24,7 @@ function FolderNode({ id, label, onOpen }) {
   const renderChildren = (children) =>
     children.map((c) => c.folder
       ? html`<${FolderNode} key=${c.id} id=${c.id} label=${`${c.title}${c.trashed ? ' (trashed)' : ''}`} onOpen=${onOpen} />`
-      : html`<li role="treeitem"><button type="button" class="link" onClick=${() => onOpen(c.id)}>${c.title}${c.trashed ? ' (trashed)' : ''}</button></li>`);
+      : html`<li><button type="button" class="link" onClick=${() => onOpen(c.id)}>${c.title}${c.trashed ? ' (trashed)' : ''}</button></li>`);
   return html`<${TreeBranch} label=${label} load=${load} renderChildren=${renderChildren} />`;
 }
 

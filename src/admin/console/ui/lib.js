@@ -108,7 +108,8 @@ export function useAction() {
 
 /**
  * One branch of a tree that loads its children when first opened: `load()` resolves with the items and
- * `renderChildren(items)` draws them (as more branches or leaf tree items).
+ * `renderChildren(items)` draws them (as more branches or leaf items). Each branch is a disclosure button
+ * (aria-expanded) in nested lists, so Tab and Enter are all the keyboard needs.
  */
 export function TreeBranch({ label, load, renderChildren }) {
   const [open, setOpen] = useState(false);
@@ -124,9 +125,9 @@ export function TreeBranch({ label, load, renderChildren }) {
       }
     }
   };
-  return html`<li role="treeitem" aria-expanded=${open ? 'true' : 'false'}>
-    <button type="button" class="link" onClick=${toggle}>${open ? '▾' : '▸'} ${label}</button>
-    ${open ? html`<ul role="group">
+  return html`<li>
+    <button type="button" class="link" aria-expanded=${open ? 'true' : 'false'} onClick=${toggle}><span aria-hidden="true">${open ? '▾' : '▸'}</span> ${label}</button>
+    ${open ? html`<ul>
       ${state.error ? html`<li class="error">${state.error}</li>` : null}
       ${state.items?.length === 0 ? html`<li class="muted">empty</li>` : null}
       ${state.items ? renderChildren(state.items) : null}

@@ -16,8 +16,8 @@ export function Secrets() {
     <${Loaded} state=${status}>${({ seal }) => html`<p>Seal: <strong>${seal.sealed ? 'sealed' : 'unsealed'}</strong> · ${seal.initialized ? 'initialised' : 'not initialised'} · ${seal.t} of ${seal.n} key shares · version ${seal.version}</p>`}<//>
     <h2>Mounts and KV tree</h2>
     <div class="split">
-      <${Loaded} state=${mounts}>${({ mounts: list }) => html`<ul class="tree" role="tree" aria-label="Secret engines">
-        ${list.map((m) => m.kvVersion ? html`<${Folder} mount=${m.path} path="" label=${`${m.path} (kv v${m.kvVersion})`} onOpen=${setEntry} />` : html`<li role="treeitem" class="muted">${m.path} (${m.type})</li>`)}
+      <${Loaded} state=${mounts}>${({ mounts: list }) => html`<ul class="tree" aria-label="Secret engines">
+        ${list.map((m) => m.kvVersion ? html`<${Folder} mount=${m.path} path="" label=${`${m.path} (kv v${m.kvVersion})`} onOpen=${setEntry} />` : html`<li class="muted">${m.path} (${m.type})</li>`)}
       </ul>`}<//>
       <div class="detail">${entry ? html`<${Entry} key=${entry.mount + entry.path} ...${entry} />` : html`<p class="muted">Choose an entry in the tree.</p>`}</div>
     </div>
@@ -35,7 +35,7 @@ function Folder({ mount, path, label, onOpen }) {
   const renderChildren = (keys) =>
     keys.map((k) => k.endsWith('/')
       ? html`<${Folder} mount=${mount} path=${path + k} label=${k} onOpen=${onOpen} />`
-      : html`<li role="treeitem"><button type="button" class="link" onClick=${() => onOpen({ mount, path: path + k })}>${k}</button></li>`);
+      : html`<li><button type="button" class="link" onClick=${() => onOpen({ mount, path: path + k })}>${k}</button></li>`);
   return html`<${TreeBranch} label=${label} load=${load} renderChildren=${renderChildren} />`;
 }
 
