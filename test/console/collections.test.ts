@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.ts';
 import { call, DATABASES, DEV_TOKEN, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
 import { product, SUB } from '../catalog/helpers.ts';
-import { screenshot, START } from './support.ts';
+import { accessibilityViolations, screenshot, START } from './support.ts';
 
 const auth = { authorization: `Bearer ${DEV_TOKEN}` };
 
@@ -111,6 +111,11 @@ for (const database of DATABASES) {
       } finally {
         await page.close();
       }
+    });
+
+    it('passes the axe-core WCAG 2 A and AA checks on these pages', async () => {
+      const pages = ['files', 'calendar', 'catalog', 'books', 'outbox'];
+      assert.deepEqual(await accessibilityViolations(browser, t.adminUrl, pages), Object.fromEntries(pages.map((name) => [name, []])));
     });
 
     it('searches books and shows the shelves in use', async () => {

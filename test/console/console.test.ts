@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.ts';
 import { call, DATABASES, DEV_API_KEY, type TestRuntime } from '../helpers/runtime.ts';
 import { authRequest, caller, VISA } from '../payments/support.ts';
-import { MERCHANT, screenshot, startConsoleRuntime } from './support.ts';
+import { accessibilityViolations, MERCHANT, screenshot, startConsoleRuntime } from './support.ts';
 
 const PAGES = ['overview', 'secrets', 'payments', 'errorreporting', 'bidding', 'entities', 'requests', 'outbox', 'jobs', 'clock', 'principals'];
 const BIDDER_TOKEN = 'bidding-demo-child-token';
@@ -265,6 +265,11 @@ for (const database of DATABASES) {
       } finally {
         await page.close();
       }
+    });
+
+    it('passes the axe-core WCAG 2 A and AA checks on every page', async () => {
+      const violations = await accessibilityViolations(browser, t.adminUrl, PAGES);
+      assert.deepEqual(violations, Object.fromEntries(PAGES.map((name) => [name, []])));
     });
 
     it('resets one service from the overview and leaves the others', async () => {

@@ -1,8 +1,9 @@
 // Shared by the console suites: a runtime with the services the console browses (manual clock, a payment merchant
 // without 3-D Secure), and where screenshots go.
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
 import { CLIENT, LICENCE } from '../payments/support.ts';
 
@@ -32,4 +33,32 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTEFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTEFACTS, `${name}.png`), fullPage: true });
   if (process.env.TWINSTACK_CONSOLE_DOCS === '1' && DOC_SHOTS.has(name)) await page.screenshot({ path: join(DOCS, `${name}.png`), fullPage: false });
+}
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/**
+ * The axe-core WCAG 2 A and AA violations of each console page (`#/<name>`), once its data has loaded. The page's own
+ * CSP admits no injected script, so the checker runs in a context of its own with CSP bypassed.
+ */
+export async function accessibilityViolations(browser: Browser, adminUrl: string, pages: string[]): Promise<Record<string, string[]>> {
+  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 860 } });
+  const out: Record<string, string[]> = {};
+  try {
+    for (const name of pages) {
+      const page = await context.newPage();
+      await page.goto(`${adminUrl}/#/${name}`);
+      await page.waitForSelector('h1#page-title');
+      await page.waitForFunction(() => !document.querySelector('main')?.textContent?.includes('Loading…'));
+      await page.addScriptTag({ path: AXE });
+      out[name] = await page.evaluate(async () => {
+        const result = await (window as any).axe.run(document, { runOnly: ['wcag2a', 'wcag2aa'] });
+        return result.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+      });
+      await page.close();
+    }
+  } finally {
+    await context.close();
+  }
+  return out;
 }
