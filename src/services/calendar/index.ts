@@ -29,7 +29,11 @@ export const manifest: ServiceManifest = {
     const s = serviceOf(ctx);
     calendarRoutes(app, ctx, s);
     eventRoutes(app, ctx, s);
-    app.all('/calendar/v3/*', unimplemented('This Calendar API operation'));
+    // Real methods not served yet answer 501; any other path falls to the family's 404 handler, as in Calendar.
+    app.post('/calendar/v3/freeBusy', unimplemented('freebusy.query'));
+    app.get('/calendar/v3/users/me/settings', unimplemented('settings.list'));
+    app.get('/calendar/v3/users/me/settings/:setting', unimplemented('settings.get'));
+    app.post('/calendar/v3/users/me/settings/watch', unimplemented('settings.watch'));
   },
   async credentials(ctx) {
     return [{ label: 'Bearer token (calendar scope); primary calendar developer@twinstack.local', value: ctx.dev.token }];
