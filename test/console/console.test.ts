@@ -226,7 +226,7 @@ for (const database of DATABASES) {
         assert.equal(sale.status, 200, sale.text);
         // The new request arrives through the event stream, at the top.
         await page.waitForFunction((n) => Array.from(document.querySelectorAll('tbody tr')).filter((tr) => tr.textContent?.includes('/v6/authorise')).length > n, before);
-        const row = authorisations.first();
+        const row = page.locator(`tbody tr[data-request-id="${sale.headers.get('x-request-id')}"]`);
         await row.getByRole('button', { name: 'Bodies' }).click();
         await page.waitForSelector('tr.bodies');
         const bodies = (await page.textContent('tr.bodies'))!;

@@ -28,7 +28,8 @@ export function Requests({ arg }) {
         source.onerror = () => setLive(false);
         source.addEventListener('request', (e) => {
           const entry = JSON.parse(e.data);
-          setRows((old) => (old.some((o) => o.seq === entry.seq) ? old : [entry, ...old].slice(0, KEEP)));
+          // Entries replayed after a reconnect may be older than those shown: keep newest first by sequence.
+          setRows((old) => (old.some((o) => o.seq === entry.seq) ? old : [entry, ...old].sort((a, b) => b.seq - a.seq).slice(0, KEEP)));
         });
       },
       (err) => setError(err.message),
@@ -63,7 +64,7 @@ export function Requests({ arg }) {
       <caption>Latest requests, newest first</caption>
       <thead><tr>${['Time', 'Service', 'Method', 'Path', 'Status', 'ms', 'Principal', ''].map((c) => html`<th scope="col">${c}</th>`)}</tr></thead>
       <tbody>${rows.map((r) => html`
-        <tr class=${r.status >= 500 ? 'bad' : r.status >= 400 ? 'warn' : ''}>
+        <tr class=${r.status >= 500 ? 'bad' : r.status >= 400 ? 'warn' : ''} data-request-id=${r.requestId}>
           <td><time datetime=${r.at}>${formatTime(r.at)}</time></td><td>${r.service}</td><td>${r.method}</td><td><code>${r.path}</code></td>
           <td>${r.status}</td><td>${r.ms}</td><td>${r.principal ?? ''}</td>
           <td><button type="button" class="small" aria-expanded=${open === r.seq ? 'true' : 'false'} onClick=${() => setOpen(open === r.seq ? null : r.seq)}>Bodies</button></td>
