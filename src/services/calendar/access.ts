@@ -63,6 +63,18 @@ export class Calendars {
    * when the role is below `need`.
    */
   async resolve(caller: Caller, rawId: string, need: 'reader' | 'writer' | 'owner' = 'reader', db: Kysely<any> = this.#ctx.kysely): Promise<Access> {
+    const found = await this.find(caller, rawId, db);
+    if (!found) throw notFound();
+    const { calendar, role } = found;
+    if (ROLE_RANK[role] < ROLE_RANK.reader) throw notFound();
+    if (ROLE_RANK[role] < ROLE_RANK[need]) {
+      throw forbidden(`You need to have ${need} access to this calendar.`, 'requiredAccessLevel');
+    }
+    return { calendar, role };
+  }
+
+  /** The calendar a path names and the caller's role on it (`none` included), without any access check. */
+  async find(caller: Caller, rawId: string, db: Kysely<any> = this.#ctx.kysely): Promise<Access | undefined> {
     const id = rawId === 'primary' ? caller.email : rawId.toLowerCase() === caller.email ? caller.email : rawId;
     let calendar = await this.#store.calendar(db, id);
     if (!calendar && id === caller.email) {
@@ -70,12 +82,8 @@ export class Calendars {
       else await this.ensurePrimary(db, caller.principalId, caller.email, caller.name);
       calendar = await this.#store.calendar(db, id);
     }
-    if (!calendar) throw notFound();
+    if (!calendar) return undefined;
     const role = calendar.ownerId === caller.principalId ? 'owner' : ((await this.#store.aclRule(db, calendar.id, 'user', caller.email))?.role ?? 'none');
-    if (ROLE_RANK[role] < ROLE_RANK.reader) throw notFound();
-    if (ROLE_RANK[role] < ROLE_RANK[need]) {
-      throw forbidden(`You need to have ${need} access to this calendar.`, 'requiredAccessLevel');
-    }
     return { calendar, role };
   }
 }

@@ -7,6 +7,7 @@ import { configureSeriesCache, DEFAULT_SERIES_CACHE_BUDGET } from './domain/inst
 import { TABLES, migrations } from './migrations.ts';
 import { calendarRoutes } from './routes/calendars.ts';
 import { eventRoutes } from './routes/events.ts';
+import { freeBusyRoutes } from './routes/freebusy.ts';
 import { serviceOf } from './wiring.ts';
 
 /** Request bodies above 1 MiB are refused with 413 (an event with 1,000 attendees fits easily). */
@@ -29,8 +30,8 @@ export const manifest: ServiceManifest = {
     const s = serviceOf(ctx);
     calendarRoutes(app, ctx, s);
     eventRoutes(app, ctx, s);
+    freeBusyRoutes(app, ctx, s);
     // Real methods not served yet answer 501; any other path falls to the family's 404 handler, as in Calendar.
-    app.post('/calendar/v3/freeBusy', unimplemented('freebusy.query'));
     app.get('/calendar/v3/users/me/settings', unimplemented('settings.list'));
     app.get('/calendar/v3/users/me/settings/:setting', unimplemented('settings.get'));
     app.post('/calendar/v3/users/me/settings/watch', unimplemented('settings.watch'));

@@ -174,7 +174,7 @@ export class Reader {
     const masters = (await filter(this.#store.spanQuery(db, calendar.id, true, from, seriesTo)).execute()).map(toRow).filter(current);
     const items: Item[] = singles.filter((r) => !properties || this.#propertiesMatch(lq, docOfRow(r))).map(itemOf);
     if (masters.length > 0) {
-      const overridden = await this.#overridden(db, calendar.id, from, seriesTo);
+      const overridden = await this.overridden(db, calendar.id, from, seriesTo);
       for (const m of masters) {
         const master = docOfRow(m);
         if (!this.#propertiesMatch(lq, master)) continue;
@@ -193,7 +193,7 @@ export class Reader {
   }
 
   /** Original starts that an exception replaces, as `<seriesId>\0<originalKey>`. */
-  async #overridden(db: Kysely<any>, calendarId: string, from: number | undefined, to: number): Promise<Set<string>> {
+  async overridden(db: Kysely<any>, calendarId: string, from: number | undefined, to: number): Promise<Set<string>> {
     let q = db
       .selectFrom('calendar_events')
       .select(['recurring_event_id', 'original_start_ms'])

@@ -4,6 +4,7 @@ import type { ServiceContext } from '../../core/service.ts';
 import { Calendars } from './access.ts';
 import { CalendarAdmin } from './calendars.ts';
 import { Events } from './events.ts';
+import { FreeBusy } from './freebusy.ts';
 import { Invitations } from './invitations.ts';
 import { Reader } from './reader.ts';
 import { CalendarStore } from './store.ts';
@@ -14,6 +15,7 @@ export interface CalendarService {
   admin: CalendarAdmin;
   events: Events;
   reader: Reader;
+  freeBusy: FreeBusy;
   watch: WatchChannels;
 }
 
@@ -25,12 +27,14 @@ export function serviceOf(ctx: ServiceContext): CalendarService {
     const store = new CalendarStore();
     const calendars = new Calendars(ctx, store);
     const watch = new WatchChannels(ctx.outbox, ctx.clock);
+    const reader = new Reader(ctx, store);
     s = {
       store,
       calendars,
       admin: new CalendarAdmin(ctx, store, calendars),
       events: new Events(ctx, store, calendars, watch, new Invitations(ctx)),
-      reader: new Reader(ctx, store),
+      reader,
+      freeBusy: new FreeBusy(ctx, store, calendars, reader),
       watch,
     };
     built.set(ctx, s);
