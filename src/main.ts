@@ -58,9 +58,7 @@ export async function startTable(rt: Runtime): Promise<string> {
   const rows: string[][] = [['service', 'url', 'credentials']];
   if (rt.admin) rows.push(['admin', rt.admin.url, 'none (loopback control plane)']);
   for (const [id, s] of rt.services) {
-    const hints = s.manifest.placeholder
-      ? [{ label: 'not implemented yet', value: 'answers 501' }]
-      : ((await s.manifest.credentials?.(s.ctx)) ?? defaultHints(rt));
+    const hints = (await s.manifest.credentials?.(s.ctx)) ?? defaultHints(rt);
     const text = hints.length ? hints.map((h) => (h.value ? `${h.label}: ${h.value}` : h.label)) : ['-'];
     rows.push([id, s.url, text[0]]);
     for (const more of text.slice(1)) rows.push(['', '', more]);

@@ -72,8 +72,6 @@ export interface CredentialHint {
 export interface ServiceManifest {
   id: ServiceId;
   title: string;
-  /** Set on the listeners of interfaces not implemented yet (they answer 501 to everything). */
-  placeholder?: boolean;
   /** Kysely migrations of the service's own tables, run at start in name order. Table names start with `<id>_`. */
   migrations: Record<string, Migration>;
   /** Tables emptied by `POST /reset` for this service (children before parents). */

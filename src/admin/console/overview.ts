@@ -6,7 +6,7 @@ import type { Runtime, RunningService } from '../../core/runtime.ts';
 
 export function overviewRoutes(app: FastifyInstance, rt: Runtime): void {
   app.get('/console/api/services', async () => ({
-    services: [...rt.services.values()].map((s) => ({ id: s.manifest.id, title: s.manifest.title, url: s.url, placeholder: !!s.manifest.placeholder })),
+    services: [...rt.services.values()].map((s) => ({ id: s.manifest.id, title: s.manifest.title, url: s.url })),
   }));
 
   app.get('/console/api/overview', async () => {
@@ -32,7 +32,6 @@ async function describe(rt: Runtime, s: RunningService) {
     id,
     title: s.manifest.title,
     url: s.url,
-    placeholder: !!s.manifest.placeholder,
     health: health.ok ? health.value : { ok: false, error: health.error },
     credentials: credentials.ok ? credentials.value : [],
     counts: counts.ok ? counts.value : {},
