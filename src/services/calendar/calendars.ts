@@ -10,6 +10,7 @@ import { etagOf } from './domain/render.ts';
 import { knownZone } from './domain/zone.ts';
 import { newEventId } from './domain/ids.ts';
 import type { CalendarDoc, CalendarRow, CalendarStore } from './store.ts';
+import { aclTopic, calendarListTopic, settingsTopic, type ResourceWatches } from './watches.ts';
 
 const READ_ONLY = ['kind', 'etag', 'id', 'conferenceProperties'];
 const ROLES = ['none', 'freeBusyReader', 'reader', 'writer', 'owner'];
@@ -61,11 +62,19 @@ export class CalendarAdmin {
   readonly #ctx: ServiceContext;
   readonly #store: CalendarStore;
   readonly #calendars: Calendars;
+  readonly #watches: ResourceWatches;
 
-  constructor(ctx: ServiceContext, store: CalendarStore, calendars: Calendars) {
+  constructor(ctx: ServiceContext, store: CalendarStore, calendars: Calendars, watches: ResourceWatches) {
     this.#ctx = ctx;
     this.#store = store;
     this.#calendars = calendars;
+    this.#watches = watches;
+  }
+
+  /** The calendar-list topics of everyone whose list shows the calendar (its owner and every ACL grantee). */
+  async #audience(tx: Kysely<any>, calendar: CalendarRow): Promise<string[]> {
+    const rules = await this.#store.aclRules(tx, calendar.id);
+    return [await this.#ownerEmail(calendar, tx), ...rules.map((r) => r.scopeValue)].map(calendarListTopic);
   }
 
   async insert(caller: Caller, body: unknown): Promise<CalendarRow> {
@@ -74,6 +83,7 @@ export class CalendarAdmin {
     await this.#ctx.db.write(async (tx) => {
       await this.#calendars.ensurePrimary(tx, caller.principalId, caller.email, caller.name);
       await this.#store.insertCalendar(tx, row, this.#ctx.clock.now());
+      await this.#watches.changed(tx, [calendarListTopic(caller.email)]);
     });
     return { ...row, changeSeq: 0, syncFloor: 0, longestMs: 0 };
   }
@@ -84,6 +94,8 @@ export class CalendarAdmin {
       const doc = readCalendar(body, calendar.doc, partial);
       const version = Math.max(this.#ctx.clock.now(), calendar.version + 1);
       await this.#store.updateCalendar(tx, calendar.id, doc, version);
+      const zoneChanged = calendar.isPrimary && doc.timeZone !== calendar.doc.timeZone;
+      await this.#watches.changed(tx, [...(await this.#audience(tx, calendar)), ...(zoneChanged ? [settingsTopic(calendar.id)] : [])]);
       return { ...calendar, doc, version };
     });
   }
@@ -92,6 +104,7 @@ export class CalendarAdmin {
     await this.#ctx.db.write(async (tx) => {
       const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner', tx);
       if (calendar.isPrimary) throw badRequest('The primary calendar cannot be deleted; use calendars.clear to empty it.', 'calendarId', 'cannotDeletePrimaryCalendar');
+      await this.#watches.changed(tx, [...(await this.#audience(tx, calendar)), aclTopic(calendar.id)]);
       await this.#store.deleteCalendar(tx, calendar.id);
     });
   }
@@ -174,6 +187,7 @@ export class CalendarAdmin {
       if (ruleId !== undefined && !existing) throw notFound();
       const rule = { calendarId: calendar.id, scopeType: 'user', scopeValue: scopeValue!, role: (role as string | undefined) ?? existing!.role, version: Math.max(this.#ctx.clock.now(), (existing?.version ?? 0) + 1) };
       await this.#store.putAclRule(tx, rule);
+      await this.#watches.changed(tx, [aclTopic(calendar.id), calendarListTopic(rule.scopeValue)]);
       return renderRule(rule);
     });
   }
@@ -184,6 +198,7 @@ export class CalendarAdmin {
       const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner', tx);
       if (value === (await this.#ownerEmail(calendar, tx))) throw forbidden('The owner rule of a calendar cannot be deleted.', 'cannotChangeOwnAcl');
       if (!(await this.#store.deleteAclRule(tx, calendar.id, type, value))) throw notFound();
+      await this.#watches.changed(tx, [aclTopic(calendar.id), calendarListTopic(value)]);
     });
   }
 }

@@ -1,6 +1,6 @@
 // C4 calendar events (Calendar API v3 under /calendar/v3): calendars and their ACL, the event resource with
 // recurrence, typed events, conference data, sync tokens, invitations and watch channels.
-import { installGoogleFamily, unimplemented } from '../../core/google/index.ts';
+import { installGoogleFamily } from '../../core/google/index.ts';
 import { cacheBudgetOf } from '../../core/cache.ts';
 import type { ServiceManifest } from '../../core/service.ts';
 import { configureSeriesCache, DEFAULT_SERIES_CACHE_BUDGET } from './domain/instances.ts';
@@ -8,6 +8,7 @@ import { TABLES, migrations } from './migrations.ts';
 import { calendarRoutes } from './routes/calendars.ts';
 import { eventRoutes } from './routes/events.ts';
 import { freeBusyRoutes } from './routes/freebusy.ts';
+import { settingsRoutes } from './routes/settings.ts';
 import { serviceOf } from './wiring.ts';
 
 /** Request bodies above 1 MiB are refused with 413 (an event with 1,000 attendees fits easily). */
@@ -31,10 +32,8 @@ export const manifest: ServiceManifest = {
     calendarRoutes(app, ctx, s);
     eventRoutes(app, ctx, s);
     freeBusyRoutes(app, ctx, s);
-    // Real methods not served yet answer 501; any other path falls to the family's 404 handler, as in Calendar.
-    app.get('/calendar/v3/users/me/settings', unimplemented('settings.list'));
-    app.get('/calendar/v3/users/me/settings/:setting', unimplemented('settings.get'));
-    app.post('/calendar/v3/users/me/settings/watch', unimplemented('settings.watch'));
+    settingsRoutes(app, ctx, s);
+    // Any other path falls to the family's 404 handler, as in Calendar.
   },
   async credentials(ctx) {
     return [{ label: 'Bearer token (calendar scope); primary calendar developer@twinstack.local', value: ctx.dev.token }];

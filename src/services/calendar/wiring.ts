@@ -7,7 +7,9 @@ import { Events } from './events.ts';
 import { FreeBusy } from './freebusy.ts';
 import { Invitations } from './invitations.ts';
 import { Reader } from './reader.ts';
+import { Settings } from './settings.ts';
 import { CalendarStore } from './store.ts';
+import { ResourceWatches } from './watches.ts';
 
 export interface CalendarService {
   store: CalendarStore;
@@ -16,7 +18,9 @@ export interface CalendarService {
   events: Events;
   reader: Reader;
   freeBusy: FreeBusy;
+  settings: Settings;
   watch: WatchChannels;
+  watches: ResourceWatches;
 }
 
 const built = new WeakMap<ServiceContext, CalendarService>();
@@ -28,14 +32,17 @@ export function serviceOf(ctx: ServiceContext): CalendarService {
     const calendars = new Calendars(ctx, store);
     const watch = new WatchChannels(ctx.outbox, ctx.clock);
     const reader = new Reader(ctx, store);
+    const watches = new ResourceWatches(ctx, watch);
     s = {
       store,
       calendars,
-      admin: new CalendarAdmin(ctx, store, calendars),
+      admin: new CalendarAdmin(ctx, store, calendars, watches),
       events: new Events(ctx, store, calendars, watch, new Invitations(ctx)),
       reader,
       freeBusy: new FreeBusy(ctx, store, calendars, reader),
+      settings: new Settings(calendars),
       watch,
+      watches,
     };
     built.set(ctx, s);
   }

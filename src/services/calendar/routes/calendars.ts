@@ -6,6 +6,7 @@ import { authenticate } from '../access.ts';
 import { renderCalendar, renderListEntry } from '../calendars.ts';
 import { colorsResource } from '../domain/colors.ts';
 import { notFound } from '../domain/errors.ts';
+import { aclTopic, calendarListTopic } from '../watches.ts';
 import type { CalendarService } from '../wiring.ts';
 
 type P = { calendarId: string; ruleId: string };
@@ -36,16 +37,25 @@ export function calendarRoutes(app: FastifyInstance, ctx: ServiceContext, s: Cal
     const { calendar, role } = await s.calendars.resolve(caller, p(req).calendarId);
     return renderListEntry(calendar, role);
   });
-  const listWrites = unimplemented('Changing calendar list entries (calendarList.insert/update/patch/delete/watch)');
+  const listWrites = unimplemented('Changing calendar list entries (calendarList.insert/update/patch/delete)');
   app.post(`${V3}/users/me/calendarList`, listWrites);
-  app.post(`${V3}/users/me/calendarList/watch`, listWrites);
+  app.post(`${V3}/users/me/calendarList/watch`, async (req) => {
+    const caller = await authenticate(req, ctx, 'read');
+    return ctx.db.write((tx) => s.watches.open(tx, caller, calendarListTopic(caller.email), '/users/me/calendarList', req.body));
+  });
   app.put(`${V3}/users/me/calendarList/:calendarId`, listWrites);
   app.patch(`${V3}/users/me/calendarList/:calendarId`, listWrites);
   app.delete(`${V3}/users/me/calendarList/:calendarId`, listWrites);
 
   app.get(`${V3}/calendars/:calendarId/acl`, async (req) => s.admin.aclList(await authenticate(req, ctx, 'read'), p(req).calendarId));
   app.post(`${V3}/calendars/:calendarId/acl`, async (req) => s.admin.aclPut(await authenticate(req, ctx, 'manage'), p(req).calendarId, undefined, req.body, false));
-  app.post(`${V3}/calendars/:calendarId/acl/watch`, unimplemented('acl.watch'));
+  app.post(`${V3}/calendars/:calendarId/acl/watch`, async (req) => {
+    const caller = await authenticate(req, ctx, 'read');
+    return ctx.db.write(async (tx) => {
+      const { calendar } = await s.calendars.resolve(caller, p(req).calendarId, 'owner', tx);
+      return s.watches.open(tx, caller, aclTopic(calendar.id), `/calendars/${encodeURIComponent(calendar.id)}/acl`, req.body);
+    });
+  });
   app.get(`${V3}/calendars/:calendarId/acl/:ruleId`, async (req) => s.admin.aclGet(await authenticate(req, ctx, 'read'), p(req).calendarId, p(req).ruleId));
   for (const [method, partial] of [['put', false], ['patch', true]] as const) {
     app[method](`${V3}/calendars/:calendarId/acl/:ruleId`, async (req) => s.admin.aclPut(await authenticate(req, ctx, 'manage'), p(req).calendarId, p(req).ruleId, req.body, partial));
