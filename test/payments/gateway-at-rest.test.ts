@@ -82,10 +82,11 @@ describeGateway('payments data at rest', (t, c, database) => {
     assert.deepEqual(jobs.map((j) => j.key).sort(), ['payments-batch-10001', 'payments-batch-20002', 'payments-batch-30003']);
   });
 
-  it('lists the development client in the start table', async () => {
+  it('lists the development client in the start table, and how to get an API key', async () => {
     const s = t.rt.services.get('payments')!;
     const hints = await s.manifest.credentials!(s.ctx);
-    assert.deepEqual(hints.map((h) => h.label), ['client id', 'licence key', 'merchant id']);
+    assert.deepEqual(hints.map((h) => h.label), ['client id', 'licence key', 'merchant id', 'API key (pay-api-key, one per request)']);
     assert.equal(hints[1].value, 'TESTLICENCEKEY01');
+    assert.match(hints[3].value, /twinstack payments api-key/);
   });
 });
