@@ -2,9 +2,9 @@
 // service's API appears (a file with its preview and revision, a week with a single event and a recurring series
 // expanded, a product with its status, a book search and a shelf), without console errors.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.ts';
+import { browserSuite, launchChromium } from '../helpers/browser.ts';
 import { call, DATABASES, DEV_TOKEN, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
 import { product, SUB } from '../catalog/helpers.ts';
 import { accessibilityViolations, screenshot, START } from './support.ts';
@@ -12,7 +12,7 @@ import { accessibilityViolations, screenshot, START } from './support.ts';
 const auth = { authorization: `Bearer ${DEV_TOKEN}` };
 
 for (const database of DATABASES) {
-  describe(`console browsers of files, calendar, catalog and books (${database})`, { skip: SKIP_WITHOUT_CHROMIUM }, () => {
+  browserSuite(`console browsers of files, calendar, catalog and books (${database})`, () => {
     let t: TestRuntime;
     let browser: Browser;
 

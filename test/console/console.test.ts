@@ -2,9 +2,9 @@
 // APIs shows up in their browsers, the clock moved from the UI expires a transient filter set, the request inspector
 // follows requests live with their secrets redacted, and the markup is usable by keyboard and labelled.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.ts';
+import { browserSuite, launchChromium } from '../helpers/browser.ts';
 import { call, DATABASES, DEV_API_KEY, type TestRuntime } from '../helpers/runtime.ts';
 import { authRequest, caller, VISA } from '../payments/support.ts';
 import { accessibilityViolations, MERCHANT, screenshot, startConsoleRuntime } from './support.ts';
@@ -14,7 +14,7 @@ const BIDDER_TOKEN = 'bidding-demo-child-token';
 const OWNER = 'bidders/1000/accounts/1001';
 
 for (const database of DATABASES) {
-  describe(`web console in a browser (${database})`, { skip: SKIP_WITHOUT_CHROMIUM }, () => {
+  browserSuite(`web console in a browser (${database})`, () => {
     let t: TestRuntime;
     let browser: Browser;
     let rootToken: string;

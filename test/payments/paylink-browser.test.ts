@@ -2,9 +2,9 @@
 // card and pays; a second token is paid through a 3-D Secure challenge on the gateway's ACS page.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.ts';
+import { browserSuite, launchChromium } from '../helpers/browser.ts';
 import { DATABASES, call, type TestRuntime } from '../helpers/runtime.ts';
 import { caller, CLIENT, startGateway } from './support.ts';
 
@@ -12,7 +12,7 @@ const MID = 45001;
 const MID_3DS = 45002;
 
 for (const database of DATABASES) {
-  describe(`paylink in a browser (${database})`, { skip: SKIP_WITHOUT_CHROMIUM }, () => {
+  browserSuite(`paylink in a browser (${database})`, () => {
     let t: TestRuntime;
     let browser: Browser;
 
