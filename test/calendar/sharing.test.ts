@@ -104,7 +104,7 @@ for (const database of DATABASES) {
       expectError(await dev(`/calendars/${enc(created.body.id)}`), 404);
       const primary = await dev('/calendars/primary');
       assert.equal(primary.body.id, DEV);
-      expectError(await dev('/users/me/calendarList', { body: { id: 'x' } }), 501, 'notImplemented');
+      expectError(await dev('/users/me/calendarList', { body: { id: 'x' } }), 404, 'notFound');
     });
 
     it('invitations: attendee copies, e-mail with text/calendar, responses flow back to the organizer', async () => {

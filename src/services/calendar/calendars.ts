@@ -1,8 +1,7 @@
-// Calendars (primary and secondary), the caller's calendar list, and ACL rules.
+// Calendars (primary and secondary) and ACL rules.
 import type { Kysely } from 'kysely';
-import { decodePageToken, encodePageToken } from '../../core/google/index.ts';
 import type { ServiceContext } from '../../core/service.ts';
-import { ROLE_RANK, type Caller, type Calendars } from './access.ts';
+import type { Caller, Calendars } from './access.ts';
 import { obj, only, str } from './domain/check.ts';
 import { isEmail } from './domain/check.ts';
 import { badRequest, forbidden, notFound, requiredField } from './domain/errors.ts';
@@ -14,28 +13,11 @@ import { aclTopic, calendarListTopic, settingsTopic, type ResourceWatches } from
 
 const READ_ONLY = ['kind', 'etag', 'id', 'conferenceProperties'];
 const ROLES = ['none', 'freeBusyReader', 'reader', 'writer', 'owner'];
-const CONFERENCE = { allowedConferenceSolutionTypes: ['hangoutsMeet'] };
+/** Calendars and list entries alike name the conference kinds their events may create. */
+export const CONFERENCE = { allowedConferenceSolutionTypes: ['hangoutsMeet'] };
 
 export function renderCalendar(c: CalendarRow): Record<string, unknown> {
   return { kind: 'calendar#calendar', etag: etagOf(c.version, 2), id: c.id, ...c.doc, conferenceProperties: CONFERENCE };
-}
-
-export function renderListEntry(c: CalendarRow, role: string): Record<string, unknown> {
-  const entry: Record<string, unknown> = {
-    kind: 'calendar#calendarListEntry',
-    etag: etagOf(c.version, 3),
-    id: c.id,
-    ...c.doc,
-    colorId: '14',
-    backgroundColor: '#9fe1e7',
-    foregroundColor: '#000000',
-    selected: true,
-    accessRole: role,
-    defaultReminders: [],
-    conferenceProperties: CONFERENCE,
-  };
-  if (c.isPrimary && role === 'owner') entry.primary = true;
-  return entry;
 }
 
 /** Reads a Calendar body; `partial` for patch (nothing required). */
@@ -115,22 +97,6 @@ export class CalendarAdmin {
       if (!calendar.isPrimary) throw badRequest('Only a primary calendar can be cleared; delete a secondary calendar instead.', 'calendarId');
       await this.#store.clearEvents(tx, calendar.id);
     });
-  }
-
-  async list(caller: Caller, query: Record<string, unknown>): Promise<Record<string, unknown>> {
-    await this.#calendars.ensurePrimary(undefined, caller.principalId, caller.email, caller.name);
-    const minRole = typeof query.minAccessRole === 'string' ? query.minAccessRole : 'freeBusyReader';
-    if (!ROLES.includes(minRole)) throw badRequest(`Invalid value for minAccessRole: ${minRole}`, 'minAccessRole');
-    const max = Math.min(Math.max(Number(query.maxResults ?? 100) || 100, 1), 250);
-    const key = `${caller.principalId}/${minRole}`;
-    const offset = typeof query.pageToken === 'string' ? decodePageToken<number>(query.pageToken, key) : 0;
-    const all = (await this.#store.calendarsOf(this.#ctx.kysely, caller.principalId, caller.email))
-      .filter((c) => ROLE_RANK[c.role] >= ROLE_RANK[minRole])
-      .sort((a, b) => Number(b.isPrimary) - Number(a.isPrimary) || (a.id < b.id ? -1 : 1));
-    const items = all.slice(offset, offset + max).map((c) => renderListEntry(c, c.role));
-    const out: Record<string, unknown> = { kind: 'calendar#calendarList', etag: etagOf(all.length, 4), items };
-    if (offset + max < all.length) out.nextPageToken = encodePageToken(offset + max, key);
-    return out;
   }
 
   // ---- ACL (owners only)

@@ -3,7 +3,7 @@
 import type { Kysely, Migration } from 'kysely';
 import { columnTypes } from '../../core/db/dialect.ts';
 
-export const TABLES = ['calendar_events', 'calendar_acl', 'calendar_calendars'];
+export const TABLES = ['calendar_list_entries', 'calendar_events', 'calendar_acl', 'calendar_calendars'];
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': {
@@ -69,6 +69,23 @@ export const migrations: Record<string, Migration> = {
   '0002_longest_event': {
     async up(db: Kysely<any>) {
       await db.schema.alterTable('calendar_calendars').addColumn('longest_ms', columnTypes(db).bigint, (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
+  // A user's own settings of a calendar on their list (colours, name, hidden, reminders...) and whether they removed
+  // it; the list itself stays derived from ownership and the ACL.
+  '0003_list_entries': {
+    async up(db: Kysely<any>) {
+      const t = columnTypes(db);
+      await db.schema
+        .createTable('calendar_list_entries')
+        .addColumn('principal_id', t.text, (c) => c.notNull())
+        .addColumn('calendar_id', t.text, (c) => c.notNull())
+        .addColumn('doc', t.json, (c) => c.notNull())
+        .addColumn('removed', t.bool, (c) => c.notNull())
+        .addColumn('version', t.bigint, (c) => c.notNull())
+        .addPrimaryKeyConstraint('calendar_list_entries_pk', ['principal_id', 'calendar_id'])
+        .execute();
+      await db.schema.createIndex('calendar_list_entries_calendar').on('calendar_list_entries').columns(['calendar_id']).execute();
     },
   },
 };

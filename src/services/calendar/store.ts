@@ -32,6 +32,27 @@ export interface EventRow {
   updatedAt: number;
 }
 
+/** A user's own settings of a calendar on their list (calendarList.insert/update/patch). */
+export interface ListOverlay {
+  summaryOverride?: string;
+  colorId?: string;
+  backgroundColor?: string;
+  foregroundColor?: string;
+  hidden?: boolean;
+  selected?: boolean;
+  defaultReminders?: Array<{ method: string; minutes: number }>;
+  notificationSettings?: { notifications: Array<{ type: string; method: string }> };
+}
+
+export interface ListEntryRow {
+  principalId: string;
+  calendarId: string;
+  doc: ListOverlay;
+  /** Taken off the list by calendarList.delete. */
+  removed: boolean;
+  version: number;
+}
+
 export type Role = 'owner' | 'writer' | 'reader' | 'freeBusyReader';
 
 export interface AclRow {
@@ -68,6 +89,8 @@ export const toEvent = (r: any): EventRow => ({
   changeSeq: Number(r.change_seq),
   updatedAt: Number(r.updated_at),
 });
+
+const toListEntry = (r: any): ListEntryRow => ({ principalId: r.principal_id, calendarId: r.calendar_id, doc: JSON.parse(r.doc), removed: Number(r.removed) === 1, version: Number(r.version) });
 
 const toAcl = (r: any): AclRow => ({ calendarId: r.calendar_id, scopeType: r.scope_type, scopeValue: r.scope_value, role: r.role, version: Number(r.version) });
 
@@ -110,6 +133,7 @@ export class CalendarStore {
   }
 
   async deleteCalendar(db: Kysely<any>, id: string): Promise<void> {
+    await db.deleteFrom('calendar_list_entries').where('calendar_id', '=', id).execute();
     await db.deleteFrom('calendar_events').where('calendar_id', '=', id).execute();
     await db.deleteFrom('calendar_acl').where('calendar_id', '=', id).execute();
     await db.deleteFrom('calendar_calendars').where('id', '=', id).execute();
@@ -137,6 +161,27 @@ export class CalendarStore {
     const seq = await this.nextChange(db, calendarId);
     await db.deleteFrom('calendar_events').where('calendar_id', '=', calendarId).execute();
     await db.updateTable('calendar_calendars').set({ sync_floor: seq }).where('id', '=', calendarId).execute();
+  }
+
+  // ---- calendar list entries
+
+  async listEntries(db: Kysely<any>, principalId: string): Promise<Map<string, ListEntryRow>> {
+    const rows = await db.selectFrom('calendar_list_entries').selectAll().where('principal_id', '=', principalId).execute();
+    return new Map(rows.map((r) => [r.calendar_id as string, toListEntry(r)]));
+  }
+
+  async listEntry(db: Kysely<any>, principalId: string, calendarId: string): Promise<ListEntryRow | undefined> {
+    const row = await db.selectFrom('calendar_list_entries').selectAll().where('principal_id', '=', principalId).where('calendar_id', '=', calendarId).executeTakeFirst();
+    return row ? toListEntry(row) : undefined;
+  }
+
+  async putListEntry(db: Kysely<any>, e: ListEntryRow): Promise<void> {
+    const values = { doc: JSON.stringify(e.doc), removed: e.removed ? 1 : 0, version: e.version };
+    await db
+      .insertInto('calendar_list_entries')
+      .values({ principal_id: e.principalId, calendar_id: e.calendarId, ...values })
+      .onConflict((oc) => oc.columns(['principal_id', 'calendar_id']).doUpdateSet(values))
+      .execute();
   }
 
   // ---- access control

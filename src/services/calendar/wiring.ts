@@ -2,6 +2,7 @@
 import { WatchChannels } from '../../core/google/watch-channels.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { Calendars } from './access.ts';
+import { CalendarList } from './calendar-list.ts';
 import { CalendarAdmin } from './calendars.ts';
 import { Events } from './events.ts';
 import { FreeBusy } from './freebusy.ts';
@@ -15,6 +16,7 @@ export interface CalendarService {
   store: CalendarStore;
   calendars: Calendars;
   admin: CalendarAdmin;
+  calendarList: CalendarList;
   events: Events;
   reader: Reader;
   freeBusy: FreeBusy;
@@ -37,6 +39,7 @@ export function serviceOf(ctx: ServiceContext): CalendarService {
       store,
       calendars,
       admin: new CalendarAdmin(ctx, store, calendars, watches),
+      calendarList: new CalendarList(ctx, store, calendars, watches),
       events: new Events(ctx, store, calendars, watch, new Invitations(ctx)),
       reader,
       freeBusy: new FreeBusy(ctx, store, calendars, reader),

@@ -156,19 +156,24 @@ function readReminders(raw: unknown): EventDoc['reminders'] {
   const useDefault = bool(r.useDefault, 'reminders.useDefault');
   const out: EventDoc['reminders'] = { useDefault };
   if (r.overrides !== undefined && r.overrides !== null) {
-    const list = arr(r.overrides, 'reminders.overrides', Number.MAX_SAFE_INTEGER);
-    if (list.length > LIMITS.overrides) throw badRequest(`Too many reminders: at most ${LIMITS.overrides} override reminders are allowed.`, 'reminders.overrides');
-    out.overrides = list.map((item, i) => {
-      const field = `reminders.overrides[${i}]`;
-      const o = obj(item, field);
-      only(o, ['method', 'minutes'], field);
-      if (o.method === undefined) throw requiredField('Missing reminder method.', `${field}.method`);
-      if (o.minutes === undefined) throw requiredField('Missing reminder minutes.', `${field}.minutes`);
-      return { method: oneOf(o.method, `${field}.method`, ['email', 'popup']), minutes: int(o.minutes, `${field}.minutes`, 0, LIMITS.reminderMinutes) };
-    });
+    out.overrides = readReminderList(r.overrides, 'reminders.overrides');
     if (useDefault && out.overrides.length > 0) throw badRequest('Cannot specify both default reminders and overrides at the same time.', 'reminders');
   }
   return out;
+}
+
+/** A list of reminders (an event's overrides, a calendar's default reminders): at most 5, each method and minutes. */
+export function readReminderList(raw: unknown, field: string): Array<{ method: 'email' | 'popup'; minutes: number }> {
+  const list = arr(raw, field, Number.MAX_SAFE_INTEGER);
+  if (list.length > LIMITS.overrides) throw badRequest(`Too many reminders: at most ${LIMITS.overrides} reminders are allowed.`, field);
+  return list.map((item, i) => {
+    const at = `${field}[${i}]`;
+    const o = obj(item, at);
+    only(o, ['method', 'minutes'], at);
+    if (o.method === undefined) throw requiredField('Missing reminder method.', `${at}.method`);
+    if (o.minutes === undefined) throw requiredField('Missing reminder minutes.', `${at}.minutes`);
+    return { method: oneOf(o.method, `${at}.method`, ['email', 'popup'] as const), minutes: int(o.minutes, `${at}.minutes`, 0, LIMITS.reminderMinutes) };
+  });
 }
 
 function readDecline(raw: unknown, field: string, chat: boolean): Record<string, unknown> {

@@ -1,11 +1,11 @@
-// calendars.*, calendarList.list/get, acl.* and channels.stop.
+// calendars.*, calendarList.*, acl.* and channels.stop.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { unimplemented } from '../../../core/google/index.ts';
 import type { ServiceContext } from '../../../core/service.ts';
 import { authenticate } from '../access.ts';
-import { renderCalendar, renderListEntry } from '../calendars.ts';
+import { renderCalendar } from '../calendars.ts';
 import { colorsResource } from '../domain/colors.ts';
 import { notFound } from '../domain/errors.ts';
+import { boolParam, type Query } from '../domain/params.ts';
 import { aclTopic, calendarListTopic } from '../watches.ts';
 import type { CalendarService } from '../wiring.ts';
 
@@ -31,21 +31,21 @@ export function calendarRoutes(app: FastifyInstance, ctx: ServiceContext, s: Cal
     reply.code(204).send();
   });
 
-  app.get(`${V3}/users/me/calendarList`, async (req) => s.admin.list(await authenticate(req, ctx, 'read'), req.query as Record<string, unknown>));
-  app.get(`${V3}/users/me/calendarList/:calendarId`, async (req) => {
-    const caller = await authenticate(req, ctx, 'read');
-    const { calendar, role } = await s.calendars.resolve(caller, p(req).calendarId);
-    return renderListEntry(calendar, role);
-  });
-  const listWrites = unimplemented('Changing calendar list entries (calendarList.insert/update/patch/delete)');
-  app.post(`${V3}/users/me/calendarList`, listWrites);
+  app.get(`${V3}/users/me/calendarList`, async (req) => s.calendarList.list(await authenticate(req, ctx, 'read'), req.query as Query));
+  app.get(`${V3}/users/me/calendarList/:calendarId`, async (req) => s.calendarList.get(await authenticate(req, ctx, 'read'), p(req).calendarId));
+  const rgbFormat = (req: FastifyRequest) => boolParam(req.query as Query, 'colorRgbFormat');
+  app.post(`${V3}/users/me/calendarList`, async (req) => s.calendarList.insert(await authenticate(req, ctx, 'manage'), req.body, rgbFormat(req)));
   app.post(`${V3}/users/me/calendarList/watch`, async (req) => {
     const caller = await authenticate(req, ctx, 'read');
     return ctx.db.write((tx) => s.watches.open(tx, caller, calendarListTopic(caller.email), '/users/me/calendarList', req.body));
   });
-  app.put(`${V3}/users/me/calendarList/:calendarId`, listWrites);
-  app.patch(`${V3}/users/me/calendarList/:calendarId`, listWrites);
-  app.delete(`${V3}/users/me/calendarList/:calendarId`, listWrites);
+  for (const [method, partial] of [['put', false], ['patch', true]] as const) {
+    app[method](`${V3}/users/me/calendarList/:calendarId`, async (req) => s.calendarList.update(await authenticate(req, ctx, 'manage'), p(req).calendarId, req.body, partial, rgbFormat(req)));
+  }
+  app.delete(`${V3}/users/me/calendarList/:calendarId`, async (req, reply) => {
+    await s.calendarList.delete(await authenticate(req, ctx, 'manage'), p(req).calendarId);
+    reply.code(204).send();
+  });
 
   app.get(`${V3}/calendars/:calendarId/acl`, async (req) => s.admin.aclList(await authenticate(req, ctx, 'read'), p(req).calendarId));
   app.post(`${V3}/calendars/:calendarId/acl`, async (req) => s.admin.aclPut(await authenticate(req, ctx, 'manage'), p(req).calendarId, undefined, req.body, false));

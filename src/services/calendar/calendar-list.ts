@@ -1,0 +1,135 @@
+// The caller's calendar list: derived from ownership and the ACL, with the user's own overlay per calendar (name,
+// colours, hidden, selected, reminders, notifications) and the calendars they took off the list.
+import { decodePageToken, encodePageToken } from '../../core/google/index.ts';
+import type { ServiceContext } from '../../core/service.ts';
+import { ROLE_RANK, type Access, type Caller, type Calendars } from './access.ts';
+import { CONFERENCE } from './calendars.ts';
+import { obj, str } from './domain/check.ts';
+import { badRequest, notFound, requiredField } from './domain/errors.ts';
+import { colorsOf, readListEntry } from './domain/list-entry.ts';
+import { boolParam, enumParam, intParam, strParam, type Query } from './domain/params.ts';
+import { etagOf } from './domain/render.ts';
+import type { CalendarRow, CalendarStore, ListEntryRow, ListOverlay } from './store.ts';
+import { calendarListTopic, type ResourceWatches } from './watches.ts';
+
+const ROLES = ['freeBusyReader', 'reader', 'writer', 'owner'] as const;
+
+/** Sum of the calendar's and the overlay's versions: both only grow, so either change gives a new ETag. */
+const versionOf = (c: CalendarRow, e?: ListEntryRow) => c.version + (e?.version ?? 0);
+
+export function renderListEntry(c: CalendarRow, role: string, e?: ListEntryRow): Record<string, unknown> {
+  const overlay: ListOverlay = e?.doc ?? {};
+  const entry: Record<string, unknown> = {
+    kind: 'calendar#calendarListEntry',
+    etag: etagOf(versionOf(c, e), 3),
+    id: c.id,
+    ...c.doc,
+    ...(overlay.summaryOverride !== undefined ? { summaryOverride: overlay.summaryOverride } : {}),
+    ...colorsOf(overlay),
+    ...(overlay.hidden ? { hidden: true } : {}),
+    selected: overlay.selected ?? true,
+    accessRole: role,
+    defaultReminders: overlay.defaultReminders ?? [],
+    ...(overlay.notificationSettings !== undefined ? { notificationSettings: overlay.notificationSettings } : {}),
+    conferenceProperties: CONFERENCE,
+  };
+  if (c.isPrimary && role === 'owner') entry.primary = true;
+  if (e?.removed) entry.deleted = true;
+  return entry;
+}
+
+export class CalendarList {
+  readonly #ctx: ServiceContext;
+  readonly #store: CalendarStore;
+  readonly #calendars: Calendars;
+  readonly #watches: ResourceWatches;
+
+  constructor(ctx: ServiceContext, store: CalendarStore, calendars: Calendars, watches: ResourceWatches) {
+    this.#ctx = ctx;
+    this.#store = store;
+    this.#calendars = calendars;
+    this.#watches = watches;
+  }
+
+  /** A calendar that can be on the caller's list (at least freeBusyReader), else 404. */
+  async #listable(caller: Caller, calendarId: string, db = this.#ctx.kysely): Promise<Access> {
+    const found = await this.#calendars.find(caller, calendarId, db);
+    if (!found || ROLE_RANK[found.role] < ROLE_RANK.freeBusyReader) throw notFound();
+    return found;
+  }
+
+  async get(caller: Caller, calendarId: string): Promise<Record<string, unknown>> {
+    const { calendar, role } = await this.#listable(caller, calendarId);
+    const entry = await this.#store.listEntry(this.#ctx.kysely, caller.principalId, calendar.id);
+    if (entry?.removed) throw notFound();
+    return renderListEntry(calendar, role, entry);
+  }
+
+  async list(caller: Caller, query: Query): Promise<Record<string, unknown>> {
+    await this.#calendars.ensurePrimary(undefined, caller.principalId, caller.email, caller.name);
+    const minRole = enumParam(query, 'minAccessRole', ROLES) ?? 'freeBusyReader';
+    const showHidden = boolParam(query, 'showHidden');
+    const showDeleted = boolParam(query, 'showDeleted');
+    const max = Math.min(intParam(query, 'maxResults', 1, Number.MAX_SAFE_INTEGER) ?? 100, 250);
+    const pageToken = strParam(query, 'pageToken', 4096);
+    const key = `${caller.principalId}/${minRole}/${showHidden}/${showDeleted}`;
+    const offset = pageToken !== undefined ? decodePageToken<number>(pageToken, key) : 0;
+    // The caller's own primary calendar leads; the rest follow by id.
+    const own = (c: CalendarRow) => c.isPrimary && c.ownerId === caller.principalId;
+    const entries = await this.#store.listEntries(this.#ctx.kysely, caller.principalId);
+    const all = (await this.#store.calendarsOf(this.#ctx.kysely, caller.principalId, caller.email))
+      .map((c) => ({ c, e: entries.get(c.id) }))
+      .filter(({ c, e }) => ROLE_RANK[c.role] >= ROLE_RANK[minRole] && (showDeleted || !e?.removed) && (showHidden || !e?.doc.hidden))
+      .sort((a, b) => Number(own(b.c)) - Number(own(a.c)) || (a.c.id < b.c.id ? -1 : 1));
+    const items = all.slice(offset, offset + max).map(({ c, e }) => renderListEntry(c, c.role, e));
+    const listVersion = all.reduce((sum, { c, e }) => sum + versionOf(c, e), all.length);
+    const out: Record<string, unknown> = { kind: 'calendar#calendarList', etag: etagOf(listVersion, 4), items };
+    if (offset + max < all.length) out.nextPageToken = encodePageToken(offset + max, key);
+    return out;
+  }
+
+  /** insert: puts a calendar the caller can see (back) on the list with the body's settings. */
+  async insert(caller: Caller, body: unknown, rgbFormat: boolean): Promise<Record<string, unknown>> {
+    const o = obj(body ?? {}, 'resource');
+    if (o.id === undefined || o.id === null || o.id === '') throw requiredField('Missing id.', 'id');
+    const id = str(o.id, 'id', 1024);
+    const overlay = readListEntry(o, {}, false, rgbFormat);
+    return this.#write(caller, id, () => overlay, true);
+  }
+
+  /** update (PUT) or patch of an entry on the list. */
+  async update(caller: Caller, calendarId: string, body: unknown, partial: boolean, rgbFormat: boolean): Promise<Record<string, unknown>> {
+    return this.#write(caller, calendarId, (base) => readListEntry(body, base, partial, rgbFormat), false);
+  }
+
+  /** delete: takes a calendar off the caller's list (its own primary calendar stays). */
+  async delete(caller: Caller, calendarId: string): Promise<void> {
+    await this.#ctx.db.write(async (tx) => {
+      const { calendar } = await this.#listable(caller, calendarId, tx);
+      const entry = await this.#store.listEntry(tx, caller.principalId, calendar.id);
+      if (entry?.removed) throw notFound();
+      if (calendar.isPrimary && calendar.ownerId === caller.principalId) {
+        throw badRequest('The primary calendar cannot be removed from the calendar list.', 'calendarId', 'cannotDeletePrimaryCalendar');
+      }
+      await this.#store.putListEntry(tx, { principalId: caller.principalId, calendarId: calendar.id, doc: entry?.doc ?? {}, removed: true, version: this.#nextVersion(entry) });
+      await this.#watches.changed(tx, [calendarListTopic(caller.email)]);
+    });
+  }
+
+  #nextVersion(entry?: ListEntryRow): number {
+    return Math.max(this.#ctx.clock.now(), (entry?.version ?? 0) + 1);
+  }
+
+  /** Stores the overlay `make` builds from the current one; `adding` (insert) also restores a removed entry. */
+  async #write(caller: Caller, calendarId: string, make: (base: ListOverlay) => ListOverlay, adding: boolean): Promise<Record<string, unknown>> {
+    return this.#ctx.db.write(async (tx) => {
+      const { calendar, role } = await this.#listable(caller, calendarId, tx);
+      const entry = await this.#store.listEntry(tx, caller.principalId, calendar.id);
+      if (entry?.removed && !adding) throw notFound();
+      const next: ListEntryRow = { principalId: caller.principalId, calendarId: calendar.id, doc: make(entry?.doc ?? {}), removed: false, version: this.#nextVersion(entry) };
+      await this.#store.putListEntry(tx, next);
+      await this.#watches.changed(tx, [calendarListTopic(caller.email)]);
+      return renderListEntry(calendar, role, next);
+    });
+  }
+}
