@@ -85,6 +85,7 @@ for (const database of DATABASES) {
         [{ timeMin: WINDOW.timeMax, timeMax: WINDOW.timeMin }, 'timeRangeEmpty'],
         [{ timeMin: WINDOW.timeMin, timeMax: WINDOW.timeMin }, 'timeRangeEmpty'],
         [{ timeMin: '2026-03-10', timeMax: WINDOW.timeMax }],
+        [{ timeMin: '2026-01-01T00:00:00Z', timeMax: '2027-01-03T00:00:00Z' }, 'timeRangeTooLong'],
         [{ ...WINDOW, timeZone: 'Mars/Olympus' }],
         [{ ...WINDOW, calendarExpansionMax: 51 }],
         [{ ...WINDOW, groupExpansionMax: 0 }],

@@ -8,13 +8,15 @@ import { arr, int, obj, only, str } from './domain/check.ts';
 import { badRequest, calendarError, requiredField } from './domain/errors.ts';
 import type { EventDoc } from './domain/event.ts';
 import { originalKey, seriesOf } from './domain/instances.ts';
-import { formatInZone, knownZone } from './domain/zone.ts';
+import { DAY_MS, formatInZone, knownZone } from './domain/zone.ts';
 import type { Reader } from './reader.ts';
 import type { CalendarRow, CalendarStore } from './store.ts';
 
 /** Most calendars one query may name, and the largest expansion limits (Calendar's documented maxima). */
 const MAX_CALENDARS = 50;
 const MAX_GROUP_EXPANSION = 100;
+/** Longest window one query may span (our bound: it caps how many instances a query expands). */
+const MAX_WINDOW_MS = 366 * DAY_MS;
 /** twinstack has no groups: an id on Google Groups' domain is taken as a group, and no group can be found. */
 const GROUP_DOMAIN = '@googlegroups.com';
 
@@ -41,6 +43,7 @@ function readQuery(body: unknown): FreeBusyQuery {
   const timeMin = time('timeMin');
   const timeMax = time('timeMax');
   if (timeMax <= timeMin) throw calendarError(400, 'timeRangeEmpty', 'The specified time range is empty.', 'timeMax');
+  if (timeMax - timeMin > MAX_WINDOW_MS) throw calendarError(400, 'timeRangeTooLong', 'The requested time range is too long (at most 366 days).', 'timeMax');
   let timeZone = 'UTC';
   if (o.timeZone !== undefined && o.timeZone !== null) {
     timeZone = str(o.timeZone, 'timeZone', 128);
