@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DATABASES, type TestRuntime } from '../helpers/runtime.ts';
-import { ALICE, DEV, TOKENS, api, client, expectError, startCalendar, type Api } from './helpers.ts';
+import { ALICE, DEV, TOKENS, api, client, expectError, outbox, startCalendar, type Api } from './helpers.ts';
 
 const enc = encodeURIComponent;
 const ids = (res: { body: any }) => res.body.items.map((e: any) => e.id);
@@ -135,6 +135,20 @@ for (const database of DATABASES) {
       const before = (await everything()).body;
       await t.restart();
       assert.deepEqual((await everything()).body, before);
+    });
+
+    it('calendarList.watch: changes of the own entries notify the channel', async () => {
+      const ch = await dev('/users/me/calendarList/watch', { body: { id: 'own-list', type: 'web_hook', address: 'http://127.0.0.1:9/hook' } });
+      assert.equal(ch.status, 200, ch.text);
+      const states = async () => (await outbox(t, 'webhook')).filter((m) => m.correlation === 'channel:own-list').map((m) => m.headers['X-Goog-Resource-State']);
+      assert.deepEqual(await states(), ['sync']);
+      await dev(entry(team), { method: 'PATCH', body: { selected: true } });
+      await dev(entry(bobs), { method: 'DELETE' });
+      await dev('/users/me/calendarList', { body: { id: bobs } });
+      assert.deepEqual(await states(), ['sync', 'exists', 'exists', 'exists']);
+      // Refused writes send nothing.
+      expectError(await dev(entry(team), { method: 'PATCH', body: { colorId: '99' } }), 400);
+      assert.deepEqual(await states(), ['sync', 'exists', 'exists', 'exists']);
     });
 
     it('the googleapis client', async () => {
