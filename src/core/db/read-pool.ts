@@ -22,7 +22,8 @@ export class SqliteReadPool {
   #next = 0;
   #ids = 0;
 
-  constructor(path: string, size = Math.max(1, availableParallelism())) {
+  // One core is left to the event loop that every service shares, so long reads never starve short requests.
+  constructor(path: string, size = Math.max(1, availableParallelism() - 1)) {
     this.#path = path;
     this.#size = size;
   }
