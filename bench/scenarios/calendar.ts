@@ -1,5 +1,6 @@
 // Calendar: event get, event insert, and a month of singleEvents=true (ordered by start) from a calendar holding
-// 50,000 events of which 2,500 are recurring series (weekly and daily, half of them open-ended).
+// 50,000 events of which 2,500 are recurring series (as the conditions below fall, every series is daily and
+// open-ended: some 75,000 instances in the month).
 import { newEventId } from '../../src/services/calendar/domain/ids.ts';
 import type { EventDoc } from '../../src/services/calendar/domain/event.ts';
 import { serviceOf } from '../../src/services/calendar/wiring.ts';

@@ -133,6 +133,43 @@ for (const database of DATABASES) {
       expectError(await a(p('?pageToken=garbage')), 400);
     });
 
+    it('singleEvents pages merge singles and several series in order: ties by id, exceptions in place, same items whatever the page size', async () => {
+      const own = (await a('/calendars', { body: { summary: 'Merge', timeZone: 'Europe/Berlin' } })).body.id;
+      const p = (rest = '') => `/calendars/${enc(own)}/events${rest}`;
+      const zone = 'Europe/Berlin';
+      const daily = (await a(p(), { body: { summary: 'daily', recurrence: ['RRULE:FREQ=DAILY'], ...timed('2026-03-20T09:00:00', '2026-03-20T09:30:00', zone) } })).body;
+      const weekly = (await a(p(), { body: { summary: 'weekly', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=6'], ...timed('2026-03-23T09:00:00', '2026-03-23T10:00:00', zone) } })).body;
+      await a(p(), { body: { summary: 'all day', recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=MO,TH'], start: { date: '2026-03-19' }, end: { date: '2026-03-20' } } });
+      for (const day of ['23', '24', '30', '31']) await a(p(), { body: { summary: `single ${day}`, ...timed(`2026-03-${day}T09:00:00`, `2026-03-${day}T09:45:00`, zone) } });
+      // One instance of the daily series moved to the evening, one cancelled.
+      assert.equal((await a(p(`/${daily.id}_20260325T080000Z`), { method: 'PATCH', body: { start: { dateTime: '2026-03-25T18:00:00+01:00' }, end: { dateTime: '2026-03-25T18:30:00+01:00' } } })).status, 200);
+      assert.equal((await a(p(`/${daily.id}_20260326T080000Z`), { method: 'DELETE' })).status, 204);
+      const window = `singleEvents=true&timeMin=${enc('2026-03-22T00:00:00+01:00')}&timeMax=${enc('2026-04-05T00:00:00+02:00')}`;
+      for (const order of ['startTime', 'updated']) {
+        const whole = await a(p(`?${window}&orderBy=${order}&maxResults=2500`));
+        assert.equal(whole.status, 200, JSON.stringify(whole.body));
+        const ids = whole.body.items.map((i: any) => i.id);
+        const key = (i: any) => (order === 'startTime' ? Date.parse(i.start.dateTime ?? `${i.start.date}T00:00:00+01:00`) : Date.parse(i.updated));
+        for (let n = 1; n < whole.body.items.length; n++) {
+          const [x, y] = [whole.body.items[n - 1], whole.body.items[n]];
+          assert.ok(key(x) < key(y) || (key(x) === key(y) && x.id < y.id), `${order}: ${x.id} before ${y.id}`);
+        }
+        assert.ok(ids.includes(`${daily.id}_20260325T080000Z`) && !ids.includes(`${daily.id}_20260326T080000Z`));
+        assert.equal(ids.filter((id: string) => id.startsWith(`${weekly.id}_`)).length, 2);
+        const paged: string[] = [];
+        let token: string | undefined;
+        do {
+          const page = await a(p(`?${window}&orderBy=${order}&maxResults=4${token ? `&pageToken=${enc(token)}` : ''}`));
+          assert.equal(page.status, 200, JSON.stringify(page.body));
+          assert.ok(page.body.items.length <= 4);
+          paged.push(...page.body.items.map((i: any) => i.id));
+          token = page.body.nextPageToken;
+          if (!token) assert.ok(page.body.nextSyncToken);
+        } while (token);
+        assert.deepEqual(paged, ids);
+      }
+    });
+
     it('sync tokens: changes and deletions since, forbidden combinations, 410 for bad tokens, continuity after a restart', async () => {
       const c = (await a('/calendars', { body: { summary: 'Sync', timeZone: 'UTC' } })).body.id;
       const p = (rest: string) => `/calendars/${enc(c)}/events${rest}`;

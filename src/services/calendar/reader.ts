@@ -170,26 +170,49 @@ export class Reader {
     // Ordered by start, a page can only hold singles among the first offset + maxResults of them (plus the rows of
     // later changes, which are skipped): the rest of a busy window is never read.
     if (lq.orderBy !== 'updated' && !properties) singlesQuery = singlesQuery.orderBy('start_ms').orderBy('event_id').limit(offset + lq.maxResults + 1 + (calendar.changeSeq - snap));
-    const singles = (await singlesQuery.execute()).map(toRow).filter(current);
-    const masters = (await filter(this.#store.spanQuery(db, calendar.id, true, from, seriesTo)).execute()).map(toRow).filter(current);
-    const items: Item[] = singles.filter((r) => !properties || this.#propertiesMatch(lq, docOfRow(r))).map(itemOf);
+    // The window's rows are read off the event loop (a month of a busy calendar is thousands of rows).
+    const singles = ((await this.#ctx.db.heavyRead(singlesQuery)) as any[]).map(toRow).filter(current);
+    const masters = ((await this.#ctx.db.heavyRead(filter(this.#store.spanQuery(db, calendar.id, true, from, seriesTo)))) as any[]).map(toRow).filter(current);
+    const byUpdated = lq.orderBy === 'updated';
+    const before = byUpdated ? (a: Item, b: Item) => a.updatedMs - b.updatedMs || cmp(a.id, b.id) : (a: Item, b: Item) => a.startMs - b.startMs || cmp(a.id, b.id);
+    // Every source below yields its items in page order; the page is merged from their heads, so only the items up to
+    // the page's end are ever made (a month of a busy calendar holds tens of thousands of instances).
+    const sources: Array<() => Item | undefined> = [];
+    const singleItems = singles.filter((r) => !properties || this.#propertiesMatch(lq, docOfRow(r))).map(itemOf).sort(before);
+    if (singleItems.length > 0) {
+      let next = 0;
+      sources.push(() => singleItems[next++]);
+    }
     if (masters.length > 0) {
       const overridden = await this.overridden(db, calendar.id, from, seriesTo);
       for (const m of masters) {
         const master = docOfRow(m);
         if (!this.#propertiesMatch(lq, master)) continue;
-        const series = seriesOf(calendar.id, master, zone);
+        // Instances of one series share its `updated` and their ids rise with their start: start order is page order
+        // for either ordering.
+        const occurrences = seriesOf(calendar.id, master, zone).between(from ?? -8.64e15, seriesTo, zone);
         const etag = etagOf(m.changeSeq);
-        for (const occ of series.between(from ?? -8.64e15, seriesTo, zone)) {
-          if (overridden.has(`${master.id}\u0000${originalKey(occ.start)}`)) continue;
-          items.push({ id: `${master.id}_${instanceStamp(occ.start)}`, etag, startMs: occ.startMs, updatedMs: m.updatedAt, make: () => instanceDoc(master, occ) });
-        }
+        let next = 0;
+        sources.push(() => {
+          while (next < occurrences.length) {
+            const occ = occurrences[next++];
+            if (overridden.size > 0 && overridden.has(`${master.id}\u0000${originalKey(occ.start)}`)) continue;
+            return { id: `${master.id}_${instanceStamp(occ.start)}`, etag, startMs: occ.startMs, updatedMs: m.updatedAt, make: () => instanceDoc(master, occ) };
+          }
+          return undefined;
+        });
       }
     }
-    if (lq.orderBy === 'updated') items.sort((a, b) => a.updatedMs - b.updatedMs || cmp(a.id, b.id));
-    else items.sort((a, b) => a.startMs - b.startMs || cmp(a.id, b.id));
-    const page = items.slice(offset, offset + lq.maxResults);
-    return { items: page, more: offset + lq.maxResults < items.length ? offset + lq.maxResults : undefined };
+    const end = offset + lq.maxResults;
+    const page: Item[] = [];
+    const heap = new SourceHeap(before);
+    for (const source of sources) heap.push(source);
+    for (let n = 0; n < end; n++) {
+      const item = heap.pop();
+      if (item === undefined) break;
+      if (n >= offset) page.push(item);
+    }
+    return { items: page, more: heap.size > 0 ? end : undefined };
   }
 
   /** Original starts that an exception replaces, as `<seriesId>\0<originalKey>`. */
@@ -258,6 +281,74 @@ export class Reader {
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A binary heap of item sources ordered by their current head (a k-way merge of sorted sources). */
+class SourceHeap {
+  readonly #heads: Item[] = [];
+  readonly #sources: Array<() => Item | undefined> = [];
+  readonly #before: (a: Item, b: Item) => number;
+
+  constructor(before: (a: Item, b: Item) => number) {
+    this.#before = before;
+  }
+
+  get size(): number {
+    return this.#heads.length;
+  }
+
+  push(source: () => Item | undefined): void {
+    const head = source();
+    if (head === undefined) return;
+    this.#heads.push(head);
+    this.#sources.push(source);
+    this.#up(this.#heads.length - 1);
+  }
+
+  /** The smallest head; its source moves on to its next item (or leaves the heap when it has none). */
+  pop(): Item | undefined {
+    if (this.#heads.length === 0) return undefined;
+    const top = this.#heads[0];
+    const next = this.#sources[0]();
+    if (next !== undefined) this.#heads[0] = next;
+    else {
+      const lastHead = this.#heads.pop()!;
+      const lastSource = this.#sources.pop()!;
+      if (this.#heads.length === 0) return top;
+      this.#heads[0] = lastHead;
+      this.#sources[0] = lastSource;
+    }
+    this.#down(0);
+    return top;
+  }
+
+  #swap(i: number, j: number): void {
+    [this.#heads[i], this.#heads[j]] = [this.#heads[j], this.#heads[i]];
+    [this.#sources[i], this.#sources[j]] = [this.#sources[j], this.#sources[i]];
+  }
+
+  #up(i: number): void {
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (this.#before(this.#heads[i], this.#heads[parent]) >= 0) return;
+      this.#swap(i, parent);
+      i = parent;
+    }
+  }
+
+  #down(i: number): void {
+    const n = this.#heads.length;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let least = i;
+      if (l < n && this.#before(this.#heads[l], this.#heads[least]) < 0) least = l;
+      if (r < n && this.#before(this.#heads[r], this.#heads[least]) < 0) least = r;
+      if (least === i) return;
+      this.#swap(i, least);
+      i = least;
+    }
+  }
+}
 /** A row whose JSON document is parsed on first use (a window may hold thousands of rows for one page). */
 type LazyRow = EventRow & { raw?: string; id: string };
 const toRow = (r: any): LazyRow => {
