@@ -1,8 +1,11 @@
 // Tables of the file storage. Queried fields are columns with indexes; the rest of a file lives in `extra` (JSON).
 // files_ancestors is the closure of files_parents (every file is its own ancestor): access, trash propagation and
 // listing read it instead of walking the folder graph.
-import type { Kysely, Migration } from 'kysely';
-import { columnTypes, withAutoId } from '../../core/db/dialect.ts';
+import { sql, type Kysely, type Migration } from 'kysely';
+import { columnTypes, dialectOf, withAutoId } from '../../core/db/dialect.ts';
+
+/** SQLite: the trigram index of files_files.title_lower (`title contains`), kept by triggers, keyed by rowid. */
+export const TITLE_TRIGRAMS = 'files_title_trigrams';
 
 export const TABLES = [
   'files_labels',
@@ -209,6 +212,32 @@ export const migrations: Record<string, Migration> = {
         .addColumn('fields', t.json, (c) => c.notNull())
         .addPrimaryKeyConstraint('files_labels_pk', ['file_id', 'label_id'])
         .execute();
+    },
+  },
+  // `title contains` is a substring match, which no B-tree serves: without this every listing with it read every row.
+  // SQLite: an FTS5 trigram table over title_lower (external content, so only the index is stored), kept by triggers
+  // so every write path (bulk seeding, archive import, reset) keeps it exact; a query narrows to its candidates and
+  // still checks the LIKE. PostgreSQL: a GIN trigram index that LIKE uses as it is, when pg_trgm is installed.
+  '0002_title_trigrams': {
+    async up(db: Kysely<any>) {
+      if (dialectOf(db) === 'sqlite') {
+        const fts = sql.id(TITLE_TRIGRAMS);
+        await sql`create virtual table ${fts} using fts5(title_lower, content = 'files_files', content_rowid = 'rowid', tokenize = 'trigram')`.execute(db);
+        await sql`create trigger files_title_trigrams_ai after insert on files_files begin
+          insert into ${fts} (rowid, title_lower) values (new.rowid, new.title_lower); end`.execute(db);
+        await sql`create trigger files_title_trigrams_ad after delete on files_files begin
+          insert into ${fts} (${fts}, rowid, title_lower) values ('delete', old.rowid, old.title_lower); end`.execute(db);
+        await sql`create trigger files_title_trigrams_au after update of title_lower on files_files when old.title_lower is not new.title_lower begin
+          insert into ${fts} (${fts}, rowid, title_lower) values ('delete', old.rowid, old.title_lower);
+          insert into ${fts} (rowid, title_lower) values (new.rowid, new.title_lower); end`.execute(db);
+        await sql`insert into ${fts} (${fts}) values ('rebuild')`.execute(db);
+        return;
+      }
+      // Only an extension already installed is used: creating one is an operator's decision (and a schema-scoped
+      // install would go with that schema).
+      const { rows } = await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db);
+      if (!rows[0]) return;
+      await sql`create index files_files_title_trgm on files_files using gin (title_lower ${sql.id(rows[0].schema, 'gin_trgm_ops')})`.execute(db);
     },
   },
 };

@@ -1,5 +1,5 @@
 // The wire shapes of Drive v2 resources, built from stored records for one caller.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { etagOf } from './domain/etag.ts';
 import { fileExtension, isFolder, isWorkspace } from './domain/mime.ts';
 import { atLeast, permissionIdForEmail, wireRole, type Role } from './domain/roles.ts';
@@ -23,20 +23,21 @@ export interface FileContext {
   viewedAt: number | undefined;
 }
 
-export async function loadContexts(db: Kysely<any>, caller: Caller, files: FileRecord[], now: number): Promise<Map<string, FileContext>> {
+/** `roles`: the caller's roles when already known (the access check just read them), which saves their query. */
+export async function loadContexts(db: Kysely<any>, caller: Caller, files: FileRecord[], now: number, roles?: Map<string, Role>): Promise<Map<string, FileContext>> {
   const ids = files.map((f) => f.id);
-  const [parents, roles, permissions, properties, views] = await Promise.all([
+  const [parents, roleOf, permissions, properties, views] = await Promise.all([
     parentsOf(db, ids),
-    rolesOf(db, ids, caller.keys, now),
+    roles && ids.every((id) => roles.has(id)) ? roles : rolesOf(db, ids, caller.keys, now),
     listPermissions(db, ids),
     listProperties(db, ids),
-    ids.length ? db.selectFrom('files_views').select(['file_id', 'viewed_at']).where('file_id', 'in', ids).where('email', '=', caller.email).execute() : [],
+    ids.length ? sql<{ file_id: string; viewed_at: number }>`select file_id, viewed_at from files_views where file_id in (${sql.join(ids)}) and email = ${caller.email}`.execute(db).then((r) => r.rows) : [],
   ]);
   const out = new Map<string, FileContext>();
   for (const id of ids) {
     out.set(id, {
       parents: parents.get(id) ?? [],
-      role: roles.get(id),
+      role: roleOf.get(id),
       permissions: permissions.filter((p) => p.fileId === id),
       properties: properties.filter((p) => p.fileId === id),
       viewedAt: views.find((v: any) => v.file_id === id)?.viewed_at as number | undefined,

@@ -80,14 +80,14 @@ export function fileRoutes(app: FastifyInstance, svc: FilesService): void {
     const q = new Query(req);
     if (req.google?.alt === 'media') return downloadFile(svc, req, reply);
     const caller = await callerOf(svc, req, false);
-    const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: q.allDrives });
+    const { file, role } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: q.allDrives });
     if (header(req, 'if-none-match') === etagOf(file.id, file.version)) return reply.code(304).send();
     if (q.bool('updateViewedDate', false)) {
       await svc.write(caller, async (u) => {
         await u.tx.insertInto('files_views').values({ file_id: file.id, email: caller.email, viewed_at: u.now }).onConflict((oc) => oc.columns(['file_id', 'email']).doUpdateSet({ viewed_at: u.now })).execute();
       });
     }
-    return renderFile(svc, caller, file);
+    return renderFile(svc, caller, file, role);
   });
 
   route(app, 'POST', '/files', async (req) => {

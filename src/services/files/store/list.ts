@@ -1,7 +1,9 @@
 // files.list in SQL: the caller's visibility, the corpus, the compiled `q` and the order, one page at a time.
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { dialectOf } from '../../../core/db/dialect.ts';
 import { compileDriveQuery, type DateOperator, type DriveQueryTarget, type PropertyMatch, type QueryNode, type TextOperator } from '../domain/query/index.ts';
 import { FOLDER } from '../domain/mime.ts';
+import { TITLE_TRIGRAMS } from '../migrations.ts';
 import type { OrderTerm } from '../domain/order-by.ts';
 import { granteeKey } from '../domain/roles.ts';
 import type { Caller } from '../users.ts';
@@ -23,10 +25,21 @@ const likePattern = (value: string) => `%${value.toLowerCase().replace(/[\\%_]/g
 const like = (column: string, value: string): Expression<SqlBool> => sql<SqlBool>`${sql.ref(column)} like ${likePattern(value)} escape '\\'`;
 const DATE_OPS: Record<DateOperator, string> = { '=': '=', '!=': '<>', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
 
-/** The `q` leaves over alias `f` of files_files, for one caller. */
-export function queryTarget(w: ExpressionBuilder<any, any>, caller: Caller, now: number): DriveQueryTarget {
+/**
+ * `title contains` on SQLite: the rows the trigram index names (every title holding the value, as trigrams are
+ * folded alike on both sides), then the exact LIKE. A value under 3 characters has no trigram: LIKE alone.
+ */
+function titleContains(value: string, trigrams: boolean): Expression<SqlBool> {
+  const exact = like('f.title_lower', value);
+  if (!trigrams || [...value].length < 3) return exact;
+  const phrase = `"${value.toLowerCase().replace(/"/g, '""')}"`;
+  return sql<SqlBool>`(f.rowid in (select rowid from ${sql.id(TITLE_TRIGRAMS)} where ${sql.id(TITLE_TRIGRAMS)} match ${phrase}) and ${exact})`;
+}
+
+/** The `q` leaves over alias `f` of files_files, for one caller; `trigrams`: the SQLite trigram index is there. */
+export function queryTarget(w: ExpressionBuilder<any, any>, caller: Caller, now: number, trigrams = false): DriveQueryTarget {
   const text = (column: string, lowerColumn: string, op: TextOperator, value: string): Expression<SqlBool> => {
-    if (op === 'contains') return like(lowerColumn, value);
+    if (op === 'contains') return column === 'f.title' ? titleContains(value, trigrams) : like(lowerColumn, value);
     return w(column, op === '=' ? '=' : '<>', value);
   };
   const flag = (column: string, value: boolean) => w(column, '=', value ? 1 : 0);
@@ -120,7 +133,8 @@ export function listQuery(db: Kysely<any>, r: ListRequest) {
   else q = q.where(sql<SqlBool>`coalesce(f.drive_id, '') <> f.id`);
   if (r.query) {
     const node = r.query;
-    q = q.where((w) => compileDriveQuery(node, queryTarget(w, caller, now)));
+    const trigrams = dialectOf(db) === 'sqlite';
+    q = q.where((w) => compileDriveQuery(node, queryTarget(w, caller, now, trigrams)));
   }
   // Without an orderBy, creation order: it has no index, so SQLite scans the table once and sorts the few matches
   // (walking the primary-key index instead costs a lookup per row).

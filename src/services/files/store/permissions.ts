@@ -1,5 +1,5 @@
 // Rows of files_permissions.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { GranteeType, Role } from '../domain/roles.ts';
 
 export interface PermissionRecord {
@@ -28,7 +28,7 @@ const toPermission = (r: any): PermissionRecord => ({
 
 export async function listPermissions(db: Kysely<any>, fileIds: string[]): Promise<PermissionRecord[]> {
   if (fileIds.length === 0) return [];
-  const rows = await db.selectFrom('files_permissions').selectAll().where('file_id', 'in', fileIds).orderBy('file_id').orderBy('created_at').orderBy('id').execute();
+  const { rows } = await sql`select * from files_permissions where file_id in (${sql.join(fileIds)}) order by file_id, created_at, id`.execute(db);
   return rows.map(toPermission);
 }
 

@@ -1,5 +1,5 @@
 // Rows of files_properties.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { PropertyInput, Visibility } from '../domain/properties.ts';
 
 export interface PropertyRecord extends PropertyInput {
@@ -11,7 +11,7 @@ const toProperty = (r: any): PropertyRecord => ({ fileId: r.file_id, key: r.key,
 
 export async function listProperties(db: Kysely<any>, fileIds: string[]): Promise<PropertyRecord[]> {
   if (fileIds.length === 0) return [];
-  const rows = await db.selectFrom('files_properties').selectAll().where('file_id', 'in', fileIds).orderBy('key').orderBy('visibility').execute();
+  const { rows } = await sql`select * from files_properties where file_id in (${sql.join(fileIds)}) order by ${sql.ref('key')}, visibility`.execute(db);
   return rows.map(toProperty);
 }
 
