@@ -190,12 +190,10 @@ export class Reader {
         if (!this.#propertiesMatch(lq, master)) continue;
         // Instances of one series share its `updated` and their ids rise with their start: start order is page order
         // for either ordering.
-        const occurrences = seriesOf(calendar.id, master, zone).between(from ?? -8.64e15, seriesTo, zone);
+        const occurrences = seriesOf(calendar.id, master, zone).cursor(from ?? -8.64e15, seriesTo, zone);
         const etag = etagOf(m.changeSeq);
-        let next = 0;
         sources.push(() => {
-          while (next < occurrences.length) {
-            const occ = occurrences[next++];
+          for (let occ = occurrences(); occ !== undefined; occ = occurrences()) {
             if (overridden.size > 0 && overridden.has(`${master.id}\u0000${originalKey(occ.start)}`)) continue;
             return { id: `${master.id}_${instanceStamp(occ.start)}`, etag, startMs: occ.startMs, updatedMs: m.updatedAt, make: () => instanceDoc(master, occ) };
           }

@@ -109,6 +109,20 @@ function parseDateLine(text: string, line: string): { kind: 'RDATE' | 'EXDATE'; 
 
 const isZone = knownZone;
 
+/** A remembered window, expanded from its start as far as it has been read. */
+interface Expansion {
+  /** Every occurrence of the window that starts before `doneTo`, in start order. */
+  occurrences: Occurrence[];
+  doneTo: number;
+  /** The rule set this window expands with (shifted towards the window when it lies far from the series' start). */
+  set: InstanceType<typeof RRuleSet>;
+  /** How far the next piece reaches past `doneTo` (doubles at each piece). */
+  step: number;
+}
+
+/** The first piece of a window expanded lazily; each further piece is twice as long. */
+const FIRST_STEP_MS = 2 * DAY_MS;
+
 export interface Occurrence {
   /** The instance's original start (also its start unless an exception moved it). */
   start: When;
@@ -124,7 +138,7 @@ export class Series {
   readonly #exrules: Array<Partial<RRuleOptions>> = [];
   readonly #rdates: number[] = [];
   /** A series is immutable (a new version is a new Series): its expansions of recent windows can be reused. */
-  readonly #windows = new Map<string, Occurrence[]>();
+  readonly #windows = new Map<string, Expansion>();
   /** Told when a remembered window changes what this series holds in memory (its cache re-weighs it). */
   onResize?: () => void;
   readonly #exdates: number[] = [];
@@ -235,36 +249,76 @@ export class Series {
   /** Roughly what this series holds in memory: its rules and the occurrences of the windows it remembers. */
   approximateBytes(): number {
     let occurrences = 0;
-    for (const w of this.#windows.values()) occurrences += w.length;
+    for (const w of this.#windows.values()) occurrences += w.occurrences.length;
     return SERIES_BASE_BYTES + (this.#rules.length + this.#exrules.length) * 512 + (this.#rdates.length + this.#exdates.length) * 16 + occurrences * OCCURRENCE_BYTES;
   }
 
   /** Occurrences with start < toMs and end > fromMs, in start order (the last few windows are remembered). */
   between(fromMs: number, toMs: number, calendarZone: string, remember = true): Occurrence[] {
-    if (!remember) return this.#expand(fromMs, toMs, calendarZone);
-    const key = `${fromMs}|${toMs}|${calendarZone}`;
-    let found = this.#windows.get(key);
-    if (!found) {
-      found = this.#expand(fromMs, toMs, calendarZone);
-      if (this.#windows.size >= WINDOWS_KEPT) this.#windows.delete(this.#windows.keys().next().value!);
-      this.#windows.set(key, found);
-      this.onResize?.();
-    }
-    return found;
+    if (!remember) return this.#expand(this.#setFor(fromMs), fromMs, toMs, calendarZone, -Infinity);
+    const w = this.#window(fromMs, toMs, calendarZone);
+    if (w.doneTo < toMs) this.#extend(w, fromMs, toMs, calendarZone, toMs);
+    return w.occurrences;
   }
 
-  #expand(fromMs: number, toMs: number, calendarZone: string): Occurrence[] {
+  /**
+   * The occurrences of the same window one at a time, in start order: the window is expanded piece by piece only as
+   * far as it is read (a page that needs a series' first instances does not expand its whole month), and what was
+   * expanded is remembered with the window.
+   */
+  cursor(fromMs: number, toMs: number, calendarZone: string): () => Occurrence | undefined {
+    const w = this.#window(fromMs, toMs, calendarZone);
+    let next = 0;
+    return () => {
+      while (next >= w.occurrences.length && w.doneTo < toMs) {
+        const base = w.doneTo === -Infinity ? Math.max(fromMs, this.#startWall - 2 * DAY_MS) : w.doneTo;
+        this.#extend(w, fromMs, toMs, calendarZone, Math.min(toMs, base + w.step));
+        w.step *= 2;
+      }
+      return w.occurrences[next++];
+    };
+  }
+
+  #window(fromMs: number, toMs: number, calendarZone: string): Expansion {
+    const key = `${fromMs}|${toMs}|${calendarZone}`;
+    let w = this.#windows.get(key);
+    if (!w) {
+      w = { occurrences: [], doneTo: -Infinity, set: this.#setFor(fromMs), step: FIRST_STEP_MS };
+      if (this.#windows.size >= WINDOWS_KEPT) this.#windows.delete(this.#windows.keys().next().value!);
+      this.#windows.set(key, w);
+    }
+    return w;
+  }
+
+  /** Adds the window's occurrences that start in [doneTo, untilMs). */
+  #extend(w: Expansion, fromMs: number, toMs: number, calendarZone: string, untilMs: number): void {
+    const found = this.#expand(w.set, fromMs, untilMs, calendarZone, w.doneTo);
+    for (const o of found) w.occurrences.push(o);
+    w.doneTo = untilMs;
+    if (found.length > 0) this.onResize?.();
+  }
+
+  /** The rule set for a window: one far from the start skips the periods before it. */
+  #setFor(fromMs: number): InstanceType<typeof RRuleSet> {
+    const lo = Math.max(this.#startWall - 2 * DAY_MS, fromMs - this.#slack());
+    return lo - this.#startWall > 60 * DAY_MS ? this.#build(lo) : this.#set;
+  }
+
+  /** How far wall times and instants of an occurrence may stand from a window's bounds (zone offsets, duration). */
+  #slack(): number {
+    return 2 * DAY_MS + this.#durationMs + this.#durationDays * DAY_MS;
+  }
+
+  /** Occurrences with startMin <= start < toMs and end > fromMs, in start order. */
+  #expand(set: InstanceType<typeof RRuleSet>, fromMs: number, toMs: number, calendarZone: string, startMin: number): Occurrence[] {
     // Search a slightly wider wall window (zone offsets, duration), then filter on real instants.
-    const slack = 2 * DAY_MS + this.#durationMs + this.#durationDays * DAY_MS;
-    const lo = new Date(Math.max(this.#startWall - 2 * DAY_MS, fromMs - slack));
+    const lo = new Date(Math.max(this.#startWall - 2 * DAY_MS, fromMs - this.#slack(), startMin - 2 * DAY_MS));
     const hi = new Date(Math.min(8.64e15, toMs + 2 * DAY_MS));
     if (hi.getTime() < lo.getTime()) return [];
-    // A window far from the start gets a set that skips the periods before it.
-    const set = lo.getTime() - this.#startWall > 60 * DAY_MS ? this.#build(lo.getTime()) : this.#set;
     return set
       .between(lo, hi, true)
       .map((d) => this.#occurrence(d, calendarZone))
-      .filter((o) => o.startMs < toMs && o.endMs > fromMs);
+      .filter((o) => o.startMs < toMs && o.endMs > fromMs && o.startMs >= startMin);
   }
 
   /** The first `limit` occurrences whose start is after `afterMs` (exclusive), in start order. */
