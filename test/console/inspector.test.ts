@@ -103,11 +103,23 @@ for (const database of DATABASES) {
       assert.match(byService.entities.path, /key=\[redacted\]/);
       assert.equal(byService.errorreporting.principal, 'developer');
       assert.equal(byService.payments.method, 'POST');
+      assert.equal(byService.payments.principal, 'client DEV001', 'a payment key names its client');
       for (const secret of [DEV_API_KEY, DEV_TOKEN, VISA]) assert.ok(!res.text.includes(secret));
       // The console's own reads of a service are not traffic and are not listed.
       await call(`${t.adminUrl}/console/api/entities/search?query=paris`);
       const again = await call(`${t.adminUrl}/console/api/requests?service=entities`);
       assert.equal(again.body.requests.length, 1);
+    });
+
+    it('names a secrets-store caller by its token display name and accessor, never the token', async () => {
+      const overview = await call(`${t.adminUrl}/console/api/overview`);
+      const rootToken: string = overview.body.services.find((s: { id: string }) => s.id === 'secrets').credentials[0].value;
+      const lookup = await call(`${t.url('secrets')}/v1/auth/token/lookup-self`, { headers: { 'x-vault-token': rootToken } });
+      assert.equal(lookup.status, 200, lookup.text);
+      const res = await call(`${t.adminUrl}/console/api/requests?service=secrets`);
+      const seen = res.body.requests.find((r: { path: string }) => r.path.includes('lookup-self'));
+      assert.equal(seen.principal, `root (accessor ${lookup.body.data.accessor})`);
+      assert.ok(!res.text.includes(rootToken));
     });
 
     it('streams new requests as server-sent events, resuming after Last-Event-ID', async () => {

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { uuid } from '../ids.ts';
 import type { RequestInspector } from './inspector.ts';
 import { dropTypeOfEmptyBody } from './empty-body.ts';
+import { callerNameOf } from './caller-name.ts';
 import { parseJsonBody } from './json-body.ts';
 import { redactUrl } from './redact.ts';
 
@@ -112,7 +113,7 @@ function installInspection(app: FastifyInstance, name: string, inspection: NonNu
   app.addHook('onResponse', async (req, reply) => {
     // Requests injected in-process (the console's own reads, batch fan-out) are not traffic a user sent.
     if ((req.raw as { _lightMyRequest?: unknown })._lightMyRequest) return;
-    const principal = await inspection.principalOf(req).catch(() => null);
+    const principal = callerNameOf(req.raw) ?? (await inspection.principalOf(req).catch(() => null));
     const header = (value: unknown) => (typeof value === 'string' ? value : undefined);
     inspection.inspector.record({
       service: name,

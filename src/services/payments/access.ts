@@ -2,6 +2,7 @@
 // TTL window, each nonce accepted once; and whether the caller owns the merchant named in the request.
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { nameCaller } from '../../core/http/caller-name.ts';
 import type { Clock } from '../../core/clock.ts';
 import { payError, PaymentsError, type Caller, type Merchant } from './contract.ts';
 import type { Clients } from './clients.ts';
@@ -57,6 +58,7 @@ export class Access {
     const minute = verifyApiKey(key, licenceKey, this.#clock.now(), this.#ttlMinutes);
     if (minute === undefined) throw payError(403, 'S004', 'The API key is invalid or has expired');
     const client = (await this.#clients.get(key.clientid))!;
+    nameCaller(req.raw, `client ${key.clientid}`);
     const subject = await this.#subjects.subjectOf(key.clientid, key.nonceHex);
     const caller: Caller = subject === undefined ? { client, licenceKey } : { client, licenceKey, subject };
     // The nonce is remembered until the key could no longer verify (its minute + TTL, plus the minute itself).

@@ -1,6 +1,7 @@
 // The secrets listener's Fastify wiring: raw bodies with the size limit, one route for every method and path,
 // the request-header rule, CORS, Vault's response headers, and framework errors in Vault's error format.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { nameCaller } from '../../../core/http/caller-name.ts';
 import { SecretsError } from '../contract.ts';
 import { applyCors, type CorsSettings } from './cors.ts';
 import { renderError, type Rendered } from './envelope.ts';
@@ -86,6 +87,8 @@ export function installSecretsHttp(app: FastifyInstance, options: HandlerOptions
           wrapTtl,
           headers,
           connection: { remoteAddress: req.socket.remoteAddress ?? '', tls: Boolean((req.socket as { encrypted?: boolean }).encrypted) },
+          // The accessor names a token without revealing it (Vault shows it in audit logs for the same reason).
+          onAuthorised: (token) => nameCaller(req.raw, `${token.displayName || 'token'} (accessor ${token.accessor})`),
         });
         return send(reply, rendered, extra);
       } catch (err) {

@@ -12,6 +12,7 @@ import {
   type Namespace,
   type Operation,
   type SystemRoute,
+  type TokenSummary,
 } from '../contract.ts';
 import { ROOT_NAMESPACE, canonicalNamespacePath } from '../namespaces/registry.ts';
 import type { StoreCore } from '../sys/core.ts';
@@ -34,6 +35,8 @@ export interface RoutedInput {
   connection: ConnectionInfo;
   /** Seconds from X-Secrets-Wrap-TTL: the response is wrapped when it carries data or auth. */
   wrapTtl?: number;
+  /** Told the token that authorised the request (for the request inspector). */
+  onAuthorised?(token: TokenSummary): void;
 }
 
 /** `*` only as the last character is a prefix match; otherwise exact. */
@@ -105,7 +108,10 @@ export class Router {
         if (!target.unauthenticated) await this.#core.authorizer.authorize(req, { rootProtected: target.rootProtected });
         throw unsupportedOperation();
       }
-      if (!target.unauthenticated) req.auth = await this.#core.authorizer.authorize(req, { rootProtected: target.rootProtected });
+      if (!target.unauthenticated) {
+        req.auth = await this.#core.authorizer.authorize(req, { rootProtected: target.rootProtected });
+        input.onAuthorised?.(req.auth.token);
+      }
       else if (req.clientToken && target.backend) {
         // Unauthenticated backend paths (logins) still see who calls when a valid token is given.
         const token = await this.#core.authorizer.lookup(req.clientToken).catch(() => undefined);

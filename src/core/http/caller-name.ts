@@ -1,0 +1,14 @@
+// A service that checks callers by its own means (Vault tokens, payment API keys) names the caller of a request for
+// the request inspector, which on its own resolves only the core credentials (bearer tokens, API keys).
+import type { IncomingMessage } from 'node:http';
+
+const names = new WeakMap<IncomingMessage, string>();
+
+/** Records who made the request (never a secret: a client id, a token's display name and accessor). */
+export function nameCaller(raw: IncomingMessage | undefined, name: string): void {
+  if (raw) names.set(raw, name);
+}
+
+export function callerNameOf(raw: IncomingMessage): string | undefined {
+  return names.get(raw);
+}
