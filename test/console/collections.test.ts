@@ -3,11 +3,11 @@
 // expanded, a product with its status, a book search and a shelf), without console errors.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { browserSuite, launchChromium } from '../helpers/browser.ts';
 import { call, DATABASES, DEV_TOKEN, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
 import { product, SUB } from '../catalog/helpers.ts';
-import { accessibilityViolations, screenshot, START } from './support.ts';
+import { accessibilityViolations, openConsolePage, screenshot, START } from './support.ts';
 
 const auth = { authorization: `Bearer ${DEV_TOKEN}` };
 
@@ -25,17 +25,7 @@ for (const database of DATABASES) {
       await t?.close();
     });
 
-    const open = async (hash: string): Promise<{ page: Page; errors: string[] }> => {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-      const errors: string[] = [];
-      page.on('console', (m) => {
-        if (m.type() === 'error') errors.push(m.text());
-      });
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(`${t.adminUrl}/#/${hash}`);
-      await page.waitForSelector('h1#page-title');
-      return { page, errors };
-    };
+    const open = (hash: string) => openConsolePage(browser, t.adminUrl, hash);
 
     it('shows an uploaded file in the folder tree with its preview, revision and download', async () => {
       const res = await fetch(`${t.url('files')}/upload/storage/v2/files?uploadType=media`, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: 'hello from the console test' });

@@ -3,11 +3,11 @@
 // follows requests live with their secrets redacted, and the markup is usable by keyboard and labelled.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { browserSuite, launchChromium } from '../helpers/browser.ts';
 import { call, DATABASES, DEV_API_KEY, type TestRuntime } from '../helpers/runtime.ts';
 import { authRequest, caller, VISA } from '../payments/support.ts';
-import { accessibilityViolations, MERCHANT, screenshot, startConsoleRuntime } from './support.ts';
+import { accessibilityViolations, openConsolePage, MERCHANT, screenshot, startConsoleRuntime } from './support.ts';
 
 const PAGES = ['overview', 'secrets', 'payments', 'errorreporting', 'bidding', 'entities', 'requests', 'outbox', 'jobs', 'clock', 'principals'];
 const BIDDER_TOKEN = 'bidding-demo-child-token';
@@ -31,17 +31,7 @@ for (const database of DATABASES) {
     });
 
     /** A page that fails the test on any console error or uncaught exception. */
-    const open = async (hash: string): Promise<{ page: Page; errors: string[] }> => {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-      const errors: string[] = [];
-      page.on('console', (m) => {
-        if (m.type() === 'error') errors.push(m.text());
-      });
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(`${t.adminUrl}/#/${hash}`);
-      await page.waitForSelector('h1#page-title');
-      return { page, errors };
-    };
+    const open = (hash: string) => openConsolePage(browser, t.adminUrl, hash);
     const vault = (method: string, path: string, body?: unknown) =>
       call(`${t.url('secrets')}/v1/${path}`, { method, body, headers: { 'x-vault-token': rootToken } });
 

@@ -29,6 +29,19 @@ const DOCS = join(import.meta.dirname, '..', '..', 'docs', 'console');
 /** The screenshots docs/console.md shows. */
 const DOC_SHOTS = new Set(['overview', 'secrets-entry', 'payments-timeline', 'requests', 'bidding-metrics', 'errorreporting-events', 'files', 'calendar']);
 
+/** A console page, with the console errors and uncaught exceptions it raises collected for the test to assert on. */
+export async function openConsolePage(browser: Browser, adminUrl: string, hash: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${adminUrl}/#/${hash}`);
+  await page.waitForSelector('h1#page-title');
+  return { page, errors };
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTEFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTEFACTS, `${name}.png`), fullPage: true });
