@@ -25,3 +25,14 @@ describe('documented route schemas', () => {
     await app.close();
   });
 });
+
+describe('googleQuery', () => {
+  it('describes a method parameter beside every system parameter the family accepts', async () => {
+    const { googleQuery } = await import('../../src/core/google/query-schema.ts');
+    const { SYSTEM_PARAMETERS } = await import('../../src/core/google/parameters.ts');
+    const { Type } = await import('@sinclair/typebox');
+    const schema = googleQuery({ pageSize: Type.Optional(Type.Integer()) });
+    assert.deepEqual(Object.keys(schema.properties).sort(), [...SYSTEM_PARAMETERS, 'pageSize'].sort());
+    assert.equal(schema.additionalProperties, false);
+  });
+});
