@@ -1,5 +1,6 @@
 // GET /v1/entities:search — parse and check the parameters, look up ids or search the index, render JSON-LD.
 import type { FastifyInstance } from 'fastify';
+import { documented } from '../../../core/http/documented.ts';
 import { authenticateGoogle, invalidArgument, refuseUnknownParameters } from '../../../core/google/index.ts';
 import type { ServiceContext } from '../../../core/service.ts';
 import { parseEntityId, type Entity } from '../domain/entity.ts';
@@ -7,9 +8,9 @@ import { matchWeight } from '../domain/match.ts';
 import { byScore, scoreOf } from '../domain/rank.ts';
 import { renderList, renderResult } from '../domain/render.ts';
 import type { EntityGraph, Ranked } from '../graph.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT, SearchQuery } from './schemas/search.ts';
 
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 500;
+export { DEFAULT_LIMIT, MAX_LIMIT };
 
 /** The method's own parameters; with the system parameters every Google API takes, nothing else is accepted. */
 const PARAMETERS = new Set(['query', 'ids', 'languages', 'types', 'indent', 'prefix', 'limit']);
@@ -26,7 +27,7 @@ function booleanParam(name: string, raw: unknown): boolean {
 }
 
 export function searchRoute(app: FastifyInstance, ctx: ServiceContext, graph: EntityGraph): void {
-  app.get('/v1/entities::search', async (req, reply) => {
+  app.get('/v1/entities::search', documented({ querystring: SearchQuery }), async (req, reply) => {
     await authenticateGoogle(req, ctx.identity, { scopes: ['cloud-platform'], apiKey: true });
     if (req.headers['content-length'] && req.headers['content-length'] !== '0') {
       throw invalidArgument('The request body must be empty.');
