@@ -1,11 +1,14 @@
 // The service's shared handles: context, read store, quota meter, settings, and the write helper every mutation uses.
 import type { Kysely } from 'kysely';
+import { cacheBudgetOf, type CacheBudget } from '../../core/cache.ts';
 import type { ServiceContext } from '../../core/service.ts';
-import { DEFAULT_QUOTA, QuotaMeter, type QuotaSettings } from './quota.ts';
+import { DEFAULT_QUOTA, DEFAULT_QUOTA_CACHE_BUDGET, QuotaMeter, type QuotaSettings } from './quota.ts';
 import { CatalogStore, toProduct, type ProductRow } from './store.ts';
 
 export interface CatalogSettings {
   quota: QuotaSettings;
+  /** Entries and bytes the quota counters may hold in memory (`{ entries, bytes }`; default 10,000 and 8 MiB). */
+  quotaCacheBudget: CacheBudget;
   /** Seeded at start: an MCA administered by the development user, with one sub-account. */
   seed: { mcaId: string; subAccountId: string };
   /** Days an archived conversion source stays restorable. */
@@ -19,6 +22,7 @@ export function settingsOf(raw: Record<string, unknown>): CatalogSettings {
   const seed = (raw.seed ?? {}) as Partial<CatalogSettings['seed']>;
   return {
     quota: { ...DEFAULT_QUOTA, ...quota, methods: { ...(quota.methods ?? {}) } },
+    quotaCacheBudget: cacheBudgetOf(raw.quotaCacheBudget, DEFAULT_QUOTA_CACHE_BUDGET, 'services.catalog.quotaCacheBudget'),
     seed: { mcaId: String(seed.mcaId ?? '1000000'), subAccountId: String(seed.subAccountId ?? '1000001') },
     conversionSourceGraceDays: Number(raw.conversionSourceGraceDays ?? 30),
     fetchTimeoutMs: Number(raw.fetchTimeoutMs ?? 30_000),
@@ -35,7 +39,7 @@ export class Catalog {
     this.ctx = ctx;
     this.settings = settingsOf(ctx.settings);
     this.store = new CatalogStore(ctx.kysely);
-    this.quota = new QuotaMeter(ctx, this.settings.quota);
+    this.quota = new QuotaMeter(ctx, this.settings.quota, this.settings.quotaCacheBudget);
   }
 
   now(): number {
