@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { decimalAmount } from '../domain/money.ts';
 import type { Gateway } from '../gateway.ts';
+import { MISC_SCHEMAS } from './misc-schemas.ts';
 
 const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -21,7 +22,7 @@ function html(reply: FastifyReply, status: number, content: string): FastifyRepl
 }
 
 export function acsRoutes(app: FastifyInstance, g: Gateway): void {
-  app.post('/3dsv2/acs', async (req, reply) => {
+  app.post('/3dsv2/acs', MISC_SCHEMAS.acs, async (req, reply) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const creq = str(body.creq);
     const session = str(body.threeDSSessionData) ?? '';
@@ -54,7 +55,7 @@ export function acsRoutes(app: FastifyInstance, g: Gateway): void {
     );
   });
 
-  app.post('/3dsv2/acs/result', async (req, reply) => {
+  app.post('/3dsv2/acs/result', MISC_SCHEMAS.acsResult, async (req, reply) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const creq = str(body.creq);
     const session = str(body.threeDSSessionData) ?? '';
@@ -78,7 +79,7 @@ export function acsRoutes(app: FastifyInstance, g: Gateway): void {
   });
 
   // The sandbox's shortcut for scripts: choose the ACS result directly and get the cres back as JSON.
-  app.post('/3dsv2/gen-rreq', async (req, reply) => {
+  app.post('/3dsv2/gen-rreq', MISC_SCHEMAS.genRreq, async (req, reply) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const transStatus = str(body.transStatus) ?? 'Y';
     const open = await g.processor.challengeFor(body.creq);

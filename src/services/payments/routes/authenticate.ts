@@ -10,11 +10,12 @@ import { makeApiKey } from '../domain/api-key.ts';
 import type { Gateway } from '../gateway.ts';
 import { bodyOf, send } from '../http.ts';
 import { KeySubjectStore } from '../store/key-subjects.ts';
+import { MISC_SCHEMAS } from './misc-schemas.ts';
 
 const MINUTE = 60_000;
 
 export function authenticateRoutes(app: FastifyInstance, g: Gateway): void {
-  app.post('/v6/authenticate', async (req, reply) => {
+  app.post('/v6/authenticate', MISC_SCHEMAS.authenticate, async (req, reply) => {
     const body = bodyOf(req, 'AuthenticateRequest');
     const clientid = text(body.clientid, 'clientid', 'D027', 50);
     const licenceKey = text(body.licencekey, 'licencekey', 'P035', 255);

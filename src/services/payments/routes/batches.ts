@@ -9,6 +9,7 @@ import { bodyOf, send } from '../http.ts';
 import { authReference } from '../processing.ts';
 import type { BatchOrder } from '../store/batches.ts';
 import type { TxOrder } from '../store/transactions.ts';
+import { BATCH_SCHEMAS } from './batches-schemas.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -34,7 +35,7 @@ function pathNumber(value: string | undefined, name: string, code: string): numb
 }
 
 export function batchRoutes(app: FastifyInstance, g: Gateway): void {
-  app.post('/v6/merchant-batch/report', async (req, reply) => {
+  app.post('/v6/merchant-batch/report', BATCH_SCHEMAS.report, async (req, reply) => {
     const caller = await g.access.authenticate(req);
     const f = new Fields(bodyOf(req, 'MerchantBatchReportRequest'));
     const today = localDate(g.ctx.clock.now(), 'UTC');
@@ -63,7 +64,7 @@ export function batchRoutes(app: FastifyInstance, g: Gateway): void {
     return send(req, reply, 'MerchantBatchReportResponse', { batches: items.map(batchView), count: total, maxResults: page.maxResults, ...(next ? { nextToken: next } : {}) });
   });
 
-  app.get('/v6/merchant-batch/:merchantid/:batch_no', async (req, reply) => {
+  app.get('/v6/merchant-batch/:merchantid/:batch_no', BATCH_SCHEMAS.batch, async (req, reply) => {
     const caller = await g.access.authenticate(req);
     const params = req.params as Record<string, string>;
     const merchant = await g.access.merchantFor(caller, pathNumber(params.merchantid, 'merchant id', 'P003'));
@@ -71,7 +72,7 @@ export function batchRoutes(app: FastifyInstance, g: Gateway): void {
     return send(req, reply, 'MerchantBatchResponse', batchView(batch));
   });
 
-  app.post('/v6/merchant-batch/:merchantid/:batch_no/transactions', async (req, reply) => {
+  app.post('/v6/merchant-batch/:merchantid/:batch_no/transactions', BATCH_SCHEMAS.transactions, async (req, reply) => {
     const caller = await g.access.authenticate(req);
     const params = req.params as Record<string, string>;
     const merchant = await g.access.merchantFor(caller, pathNumber(params.merchantid, 'merchant id', 'P003'));

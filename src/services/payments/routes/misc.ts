@@ -6,16 +6,17 @@ import { Fields } from '../domain/fields.ts';
 import { IDENTIFIER } from '../domain/requests.ts';
 import type { Gateway } from '../gateway.ts';
 import { ack, bodyOf, send } from '../http.ts';
+import { MISC_SCHEMAS } from './misc-schemas.ts';
 
 export function miscRoutes(app: FastifyInstance, g: Gateway): void {
-  app.post('/v6/ping', async (req, reply) => {
+  app.post('/v6/ping', MISC_SCHEMAS.ping, async (req, reply) => {
     await g.access.authenticate(req);
     const f = new Fields(bodyOf(req, 'Ping'));
     const identifier = f.str('identifier', IDENTIFIER);
     return send(req, reply, 'Acknowledgement', ack(req, '044', 'Ping OK', identifier));
   });
 
-  app.post('/v6/bin', async (req, reply) => {
+  app.post('/v6/bin', MISC_SCHEMAS.bin, async (req, reply) => {
     await g.access.authenticate(req);
     const f = new Fields(bodyOf(req, 'BinLookup'));
     const bin = f.int('bin', { required: true, digits: [6, 12], min: 0 })!;
@@ -25,7 +26,7 @@ export function miscRoutes(app: FastifyInstance, g: Gateway): void {
     return send(req, reply, 'Bin', view);
   });
 
-  app.get('/v6/merchants/:clientid', async (req, reply) => {
+  app.get('/v6/merchants/:clientid', MISC_SCHEMAS.merchants, async (req, reply) => {
     const caller = await g.access.authenticate(req);
     const { clientid } = req.params as { clientid: string };
     if (clientid !== 'default' && clientid !== caller.client.clientid) throw payError(403, 'S003', `No permission for client ${clientid}`);

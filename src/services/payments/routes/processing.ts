@@ -6,6 +6,7 @@ import { IDENTIFIER, parseAmount, parseAuthRequest, parseChargeRequest, parseMer
 import type { Gateway } from '../gateway.ts';
 import { ack, bodyOf, send, sendDecision } from '../http.ts';
 import { authReference, type TxRef } from '../processing.ts';
+import { PROCESSING_SCHEMAS } from './processing-schemas.ts';
 
 /** `identifier` or `transno`, one of which is required. */
 function txRef(f: Fields): TxRef {
@@ -18,7 +19,7 @@ function txRef(f: Fields): TxRef {
 
 export function processingRoutes(app: FastifyInstance, g: Gateway): void {
   // Authorisations and charges mark the key's nonce used in their own transaction: one commit per request.
-  app.post('/v6/authorise', async (req, reply) => {
+  app.post('/v6/authorise', PROCESSING_SCHEMAS.authorise, async (req, reply) => {
     const { caller, nonce } = await g.access.verify(req);
     const decision = await g.access.withNonce(nonce, async () => {
       const input = parseAuthRequest(bodyOf(req, 'AuthRequest'));
@@ -28,7 +29,7 @@ export function processingRoutes(app: FastifyInstance, g: Gateway): void {
     return sendDecision(req, reply, decision);
   });
 
-  app.post('/v6/charge', async (req, reply) => {
+  app.post('/v6/charge', PROCESSING_SCHEMAS.charge, async (req, reply) => {
     const { caller, nonce } = await g.access.verify(req);
     const decision = await g.access.withNonce(nonce, async () => {
       const charge = parseChargeRequest(bodyOf(req, 'ChargeRequest'));
@@ -44,7 +45,7 @@ export function processingRoutes(app: FastifyInstance, g: Gateway): void {
     return sendDecision(req, reply, decision);
   });
 
-  app.post('/v6/cres', async (req, reply) => {
+  app.post('/v6/cres', PROCESSING_SCHEMAS.cres, async (req, reply) => {
     const caller = await g.access.authenticate(req);
     const f = new Fields(bodyOf(req, 'CResAuthRequest'));
     const cres = f.str('cres', { required: true, max: 4096 });
@@ -53,7 +54,7 @@ export function processingRoutes(app: FastifyInstance, g: Gateway): void {
     return send(req, reply, 'AuthResponse', await g.processor.completeChallenge(merchant, cres, req.id));
   });
 
-  app.post('/v6/capture', async (req, reply) => {
+  app.post('/v6/capture', PROCESSING_SCHEMAS.capture, async (req, reply) => {
     const caller = await g.access.authenticate(req);
     const f = new Fields(bodyOf(req, 'CaptureRequest'));
     const merchantid = parseMerchantId(f);
@@ -66,7 +67,7 @@ export function processingRoutes(app: FastifyInstance, g: Gateway): void {
     return send(req, reply, 'Acknowledgement', ack(req, '001', 'Transaction completed', tx.identifier));
   });
 
-  app.post('/v6/void', async (req, reply) => {
+  app.post('/v6/void', PROCESSING_SCHEMAS.void, async (req, reply) => {
     const caller = await g.access.authenticate(req);
     const f = new Fields(bodyOf(req, 'VoidRequest'));
     const merchantid = parseMerchantId(f);
@@ -76,7 +77,7 @@ export function processingRoutes(app: FastifyInstance, g: Gateway): void {
     return send(req, reply, 'Acknowledgement', ack(req, '001', 'Transaction cancelled', tx.identifier));
   });
 
-  app.post('/v6/refund', async (req, reply) => {
+  app.post('/v6/refund', PROCESSING_SCHEMAS.refund, async (req, reply) => {
     const caller = await g.access.authenticate(req);
     const f = new Fields(bodyOf(req, 'RefundRequest'));
     const input = {
@@ -90,7 +91,7 @@ export function processingRoutes(app: FastifyInstance, g: Gateway): void {
     return send(req, reply, 'AuthResponse', await g.processor.refund(merchant, input, req.id));
   });
 
-  app.post('/v6/retrieve', async (req, reply) => {
+  app.post('/v6/retrieve', PROCESSING_SCHEMAS.retrieve, async (req, reply) => {
     const caller = await g.access.authenticate(req);
     const f = new Fields(bodyOf(req, 'RetrieveRequest'));
     const merchantid = parseMerchantId(f);

@@ -9,9 +9,10 @@ import { PaymentsError, payError, type PaymentsDeps } from '../../contract.ts';
 import { answerResult, AUTH_FIELDS, callerMerchant, checkMac, errorFields, pick, readRedirects, withNestedFormFields } from '../post-input.ts';
 import { redirectWithResult } from '../redirect.ts';
 import type { DirectStore } from '../store.ts';
+import { DIRECT_SCHEMAS } from './schemas.ts';
 
 export function registerDirectAuthRoutes(app: FastifyInstance, deps: PaymentsDeps, store: DirectStore): void {
-  app.post('/direct/auth', async (req, reply) => {
+  app.post('/direct/auth', DIRECT_SCHEMAS.auth, async (req, reply) => {
     const raw = withNestedFormFields(deps.bodyOf(req, 'DirectPostRequest'));
     const redirects = readRedirects(req, raw);
     const { merchant, licenceKey } = await callerMerchant(req, raw, deps, store);
@@ -40,7 +41,7 @@ export function registerDirectAuthRoutes(app: FastifyInstance, deps: PaymentsDep
   });
 
   // The ACS hands the browser back here (merchant_termurl) with `cres`; one use per challenge.
-  app.post('/direct/cres/auth/:id', async (req, reply) => {
+  app.post('/direct/cres/auth/:id', DIRECT_SCHEMAS.cres, async (req, reply) => {
     const { id } = req.params as { id: string };
     const body = deps.bodyOf(req, 'CResDirect');
     const challenge = await store.completeChallenge(id, deps.ctx.clock.now());

@@ -5,11 +5,12 @@ import { isoMs } from '../../../../core/time.ts';
 import { payError, type PaymentsDeps } from '../../contract.ts';
 import { canonicalDomain } from '../domain/domain-key.ts';
 import type { DirectStore, DomainKeyRecord } from '../store.ts';
+import { DIRECT_SCHEMAS } from './schemas.ts';
 
 const MAX_DOMAINS = 20;
 
 export function registerDomainKeyRoutes(app: FastifyInstance, deps: PaymentsDeps, store: DirectStore): void {
-  app.post('/dk/gen', async (req, reply) => {
+  app.post('/dk/gen', DIRECT_SCHEMAS.domainKey, async (req, reply) => {
     const caller = await deps.authenticate(req);
     const body = deps.bodyOf(req, 'DomainKeyRequest');
     const domains = readDomains(body.domain);
@@ -21,7 +22,7 @@ export function registerDomainKeyRoutes(app: FastifyInstance, deps: PaymentsDeps
     return deps.send(req, reply, 'DomainKeyResponse', describe(domainKey, record));
   });
 
-  app.post('/dk/check', async (req, reply) => {
+  app.post('/dk/check', DIRECT_SCHEMAS.domainKeyCheck, async (req, reply) => {
     const caller = await deps.authenticate(req);
     const body = deps.bodyOf(req, 'DomainKeyCheckRequest');
     if (typeof body.domain_key !== 'string' || body.domain_key === '') throw payError(400, 'P044', 'domain_key is required.');

@@ -13,6 +13,7 @@ import { answerResult, AUTH_FIELDS, authenticatePost, callerMerchant, checkMac, 
 import { redirectWithResult } from '../redirect.ts';
 import { DirectStore } from '../store.ts';
 import { DirectTokenStore } from '../token-store.ts';
+import { DIRECT_SCHEMAS } from './schemas.ts';
 
 /** How long a token (and a challenge awaiting its cres) lives. */
 export const DIRECT_TOKEN_TTL_MS = 10 * 60_000;
@@ -36,7 +37,7 @@ export function registerTokenisationRoutes(app: FastifyInstance, deps: PaymentsD
     throw err;
   };
 
-  app.post('/direct/tokenise', async (req, reply) => {
+  app.post('/direct/tokenise', DIRECT_SCHEMAS.tokenise, async (req, reply) => {
     const raw = withNestedFormFields(deps.bodyOf(req, 'DirectPostRequest'));
     const redirects = readRedirects(req, raw);
     const { merchant, licenceKey } = await callerMerchant(req, raw, deps, store);
@@ -81,7 +82,7 @@ export function registerTokenisationRoutes(app: FastifyInstance, deps: PaymentsD
   });
 
   // The ACS hands the browser back here (or the merchant forwards the cres) once the card holder answered the challenge.
-  app.post('/direct/cres/tokenise/:id', async (req, reply) => {
+  app.post('/direct/cres/tokenise/:id', DIRECT_SCHEMAS.cres, async (req, reply) => {
     const { id } = req.params as { id: string };
     const body = deps.bodyOf(req, 'CResDirect');
     const held = await tokens.byId(id);
@@ -114,7 +115,7 @@ export function registerTokenisationRoutes(app: FastifyInstance, deps: PaymentsD
   });
 
   // The merchant's server (API key) or page (domain key) authorises a token: once, before it expires, for its merchant.
-  app.post('/direct/token', async (req, reply) => {
+  app.post('/direct/token', DIRECT_SCHEMAS.token, async (req, reply) => {
     const raw = deps.bodyOf(req, 'DirectTokenAuthRequest');
     const redirects = readRedirects(req, raw);
     const merchantOf = await authenticatePost(req, raw, deps, store);

@@ -11,6 +11,7 @@ import { guardPage, messagePage, paymentPage } from '../hosted/pages.ts';
 import { money } from '../notifications.ts';
 import type { PaylinkStore, TokenRecord } from '../store.ts';
 import type { PaylinkTokens } from '../tokens.ts';
+import { PAYLINK_SCHEMAS } from './schemas.ts';
 
 export function registerHostedPage(app: FastifyInstance, deps: PaymentsDeps, store: PaylinkStore, tokens: PaylinkTokens, checkout: PaylinkCheckout): void {
   const now = () => deps.ctx.clock.now();
@@ -52,7 +53,7 @@ export function registerHostedPage(app: FastifyInstance, deps: PaymentsDeps, sto
     return false;
   };
 
-  app.get('/pay/:token', async (req, reply) => {
+  app.get('/pay/:token', PAYLINK_SCHEMAS.page, async (req, reply) => {
     const found = await load(req, reply);
     if (!found) return reply;
     const { t, merchant } = found;
@@ -61,13 +62,13 @@ export function registerHostedPage(app: FastifyInstance, deps: PaymentsDeps, sto
     return sendHtml(reply, paymentPage(t, merchant.name));
   });
 
-  app.get('/u/:usc', async (req, reply) => {
+  app.get('/u/:usc', PAYLINK_SCHEMAS.shortLink, async (req, reply) => {
     const t = await store.byUsc((req.params as { usc: string }).usc);
     if (!t) return sendHtml(reply, messagePage('Payment request not found', 'This payment link is not valid.'), 404);
     return reply.code(302).header('location', `/pay/${t.token}`).send();
   });
 
-  app.post('/pay/:token/guard', async (req, reply) => {
+  app.post('/pay/:token/guard', PAYLINK_SCHEMAS.guard, async (req, reply) => {
     const found = await load(req, reply);
     if (!found) return reply;
     const { t, merchant } = found;
@@ -80,7 +81,7 @@ export function registerHostedPage(app: FastifyInstance, deps: PaymentsDeps, sto
     return reply;
   });
 
-  app.post('/pay/:token', async (req, reply) => {
+  app.post('/pay/:token', PAYLINK_SCHEMAS.pay, async (req, reply) => {
     const found = await load(req, reply);
     if (!found) return reply;
     const { t, merchant } = found;
@@ -93,7 +94,7 @@ export function registerHostedPage(app: FastifyInstance, deps: PaymentsDeps, sto
     return answerOutcome(reply, t, merchant, outcome.response);
   });
 
-  app.post('/pay/:token/3ds', async (req, reply) => {
+  app.post('/pay/:token/3ds', PAYLINK_SCHEMAS.threeDs, async (req, reply) => {
     // Not `payable`: the attempt that started the challenge holds the token until the result arrives.
     const found = await load(req, reply, false);
     if (!found) return reply;

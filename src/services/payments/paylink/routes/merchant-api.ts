@@ -7,6 +7,7 @@ import type { MerchantAction } from '../domain/token-state.ts';
 import { parseBillPaymentRequest, parseTokenRequest, unwrap } from '../request.ts';
 import type { PaylinkStore, TokenRecord } from '../store.ts';
 import type { PaylinkTokens } from '../tokens.ts';
+import { PAYLINK_SCHEMAS } from './schemas.ts';
 
 const ACTIONS: Array<{ path: string; action: MerchantAction; message: string }> = [
   { path: 'cancel', action: 'cancel', message: 'Token cancelled' },
@@ -25,28 +26,28 @@ export function registerMerchantApi(app: FastifyInstance, deps: PaymentsDeps, to
     return { caller, token };
   };
 
-  app.post('/paylink/create', async (req, reply) => {
+  app.post('/paylink/create', PAYLINK_SCHEMAS.create, async (req, reply) => {
     const caller = await deps.authenticate(req);
     const request = parseTokenRequest(unwrap(deps.bodyOf(req, 'PaylinkTokenRequestModel'), 'PaylinkTokenRequestModel'), now());
     const merchant = await deps.merchantFor(caller, request.merchantid);
     return deps.send(req, reply, 'PaylinkTokenCreated', await tokens.create(merchant, request, undefined, req.ip, wireFormat(req)));
   });
 
-  app.post('/paylink/bill-payment', async (req, reply) => {
+  app.post('/paylink/bill-payment', PAYLINK_SCHEMAS.billPayment, async (req, reply) => {
     const caller = await deps.authenticate(req);
     const bill = parseBillPaymentRequest(unwrap(deps.bodyOf(req, 'PaylinkBillPaymentTokenRequest'), 'PaylinkBillPaymentTokenRequest'), now());
     const merchant = await deps.merchantFor(caller, bill.request.merchantid);
     return deps.send(req, reply, 'PaylinkTokenCreated', await tokens.create(merchant, bill.request, bill, req.ip, wireFormat(req)));
   });
 
-  app.get('/paylink/:token/status', async (req, reply) => {
+  app.get('/paylink/:token/status', PAYLINK_SCHEMAS.token, async (req, reply) => {
     const { token } = await callerToken(req);
     // A closed token no longer appears in status calls.
     if (token.state === 'closed') throw payError(422, 'D101', 'Data is not found');
     return deps.send(req, reply, 'PaylinkTokenStatus', await tokens.status(token));
   });
 
-  app.post('/paylink/token/changes', async (req, reply) => {
+  app.post('/paylink/token/changes', PAYLINK_SCHEMAS.changes, async (req, reply) => {
     const caller = await deps.authenticate(req);
     const body = unwrap(deps.bodyOf(req, 'PaylinkTokenStatusChangeRequest'), 'PaylinkTokenStatusChangeRequest');
     if (body.after === undefined || body.after === '') throw payError(400, 'P044', 'after (date-time) is required.');
@@ -71,27 +72,27 @@ export function registerMerchantApi(app: FastifyInstance, deps: PaymentsDeps, to
     });
   });
 
-  app.post('/paylink/:token/adjustment', async (req, reply) => {
+  app.post('/paylink/:token/adjustment', PAYLINK_SCHEMAS.adjustment, async (req, reply) => {
     const { token } = await callerToken(req);
     await tokens.adjust(token, unwrap(deps.bodyOf(req, 'PaylinkAdjustmentRequest'), 'PaylinkAdjustmentRequest'));
     return deps.send(req, reply, 'Acknowledgement', deps.ack(req, '001', 'Token adjusted', token.identifier));
   });
 
   for (const { path, action, message } of ACTIONS) {
-    app.put(`/paylink/:token/${path}`, async (req, reply) => {
+    app.put(`/paylink/:token/${path}`, PAYLINK_SCHEMAS.token, async (req, reply) => {
       const { token } = await callerToken(req);
       await tokens.act(token, action);
       return deps.send(req, reply, 'Acknowledgement', deps.ack(req, '001', message, token.identifier));
     });
   }
 
-  app.put('/paylink/:token/purge-attachments', async (req, reply) => {
+  app.put('/paylink/:token/purge-attachments', PAYLINK_SCHEMAS.token, async (req, reply) => {
     const { token } = await callerToken(req);
     const purged = await tokens.purgeAttachments(token);
     return deps.send(req, reply, 'Acknowledgement', deps.ack(req, '001', purged ? `${purged} attachment(s) purged` : 'No attachments to purge', token.identifier));
   });
 
-  app.post('/paylink/:token/resend-notification', async (req, reply) => {
+  app.post('/paylink/:token/resend-notification', PAYLINK_SCHEMAS.resend, async (req, reply) => {
     const { caller, token } = await callerToken(req);
     const merchant = await deps.merchantFor(caller, token.merchantid);
     await tokens.resend(token, merchant, unwrap(deps.bodyOf(req, 'PaylinkResendNotificationRequest'), 'PaylinkResendNotificationRequest'));

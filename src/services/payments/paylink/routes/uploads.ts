@@ -6,6 +6,7 @@ import { EV } from '../events.ts';
 import { isPdf } from '../request.ts';
 import type { PaylinkStore } from '../store.ts';
 import { uploadHash } from '../tokens.ts';
+import { PAYLINK_SCHEMAS } from './schemas.ts';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
@@ -13,7 +14,7 @@ export async function registerUploads(app: FastifyInstance, deps: PaymentsDeps, 
   // A scope of its own, so the PDF body parser applies to this route only.
   await app.register(async (scope) => {
     scope.addContentTypeParser(['application/pdf', 'application/octet-stream'], { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES }, (_req, body, done) => done(null, body));
-    scope.put('/paylink/attachments/:uploadId', async (req, reply) => {
+    scope.put('/paylink/attachments/:uploadId', PAYLINK_SCHEMAS.upload, async (req, reply) => {
       const { uploadId } = req.params as { uploadId: string };
       const attachment = await store.attachmentByUpload(uploadHash(deps, uploadId));
       const now = deps.ctx.clock.now();
