@@ -4,6 +4,7 @@ import { GoogleError } from '../../../core/google/index.ts';
 import type { Caller } from '../access.ts';
 import type { Catalog } from '../catalog.ts';
 import { checkWire } from '../wire/validate.ts';
+import { batchBody } from '../schemas/batch.ts';
 import { entryErrors, execute, type Operation } from './operation.ts';
 
 export interface BatchMethod {
@@ -39,6 +40,7 @@ export function batchOperation(spec: BatchSpec): Operation {
     verb: 'POST',
     path: spec.path,
     scope: 'caller',
+    request: { body: batchBody(spec, MAX_BATCH_ENTRIES) },
     async run(cat, call) {
       const request = checkWire<{ entries?: Array<Record<string, unknown>> }>(call.body ?? {}, spec.wire, 'request');
       const entries = request.entries ?? [];

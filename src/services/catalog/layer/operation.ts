@@ -1,12 +1,15 @@
 // An operation is one method of the API (e.g. `regions.get`): its verb, path, who may call it, and what it does.
 // Routes and custombatch entries both run operations through `execute`, so access checks and quotas are the same.
+import type { TProperties, TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { documented } from '../../../core/http/documented.ts';
 import { GoogleError, googleErrorBody, notFound, type GoogleErrorDetail } from '../../../core/google/index.ts';
 import { isApiError } from '../../../core/errors.ts';
 import { authenticate, requireAccount, requireManaged, type Caller } from '../access.ts';
 import type { Catalog } from '../catalog.ts';
 import type { AccountRow } from '../store.ts';
 import { numericId } from '../wire/rules.ts';
+import { catalogQuery, pathParams } from '../schemas/common.ts';
 
 export type Verb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -41,7 +44,15 @@ export interface Operation {
   numericParams?: string[];
   /** For `managed`: the parameter naming the managed account (default `accountId`; POS uses `targetMerchantId`). */
   accountParam?: string;
+  /** What the request carries, for the OpenAPI document and the fuzzer only: `run` checks its input itself. */
+  request?: RequestShape;
   run(cat: Catalog, call: Call): Promise<unknown>;
+}
+
+/** The documented request of an operation: its own query parameters and its body. */
+export interface RequestShape {
+  query?: TProperties;
+  body?: TSchema;
 }
 
 export const PREFIX = '/content/v2.1';
@@ -92,9 +103,11 @@ export function routeOf(path: string): { url: string; verbSuffix?: { param: stri
 export function registerOperations(app: FastifyInstance, cat: Catalog, ops: Operation[]): void {
   for (const op of ops) {
     const { url, verbSuffix } = routeOf(op.path);
+    const params = pathParams(op.path);
     app.route({
       method: op.verb,
       url,
+      ...documented({ ...(params ? { params } : {}), querystring: catalogQuery(op.request?.query), ...(op.request?.body ? { body: op.request.body } : {}) }),
       handler: async (req, reply) => {
         const params = { ...((req.params ?? {}) as Record<string, string>) };
         if (verbSuffix) {

@@ -9,6 +9,7 @@ import { deleteProduct, itemNotFound, normaliseProduct, parseRestId, saveProduct
 import { badRequest } from '../wire/rules.ts';
 import { WIRE_TYPES } from '../wire/types.ts';
 import { bodyObject, checkWire } from '../wire/validate.ts';
+import { PRODUCT_INSERT_BODY, PRODUCT_INSERT_QUERY, PRODUCT_LIST_QUERY, PRODUCT_STATUS_GET_QUERY, PRODUCT_STATUS_LIST_QUERY, PRODUCT_UPDATE_BODY, PRODUCT_UPDATE_QUERY } from '../schemas/products.ts';
 
 const IDENTITY_FIELDS = ['offerId', 'channel', 'contentLanguage', 'targetCountry', 'feedLabel'] as const;
 
@@ -44,6 +45,7 @@ export function productOperations(): Operation[] {
     verb: 'POST',
     path: '/{merchantId}/products',
     scope: 'merchant',
+    request: { query: PRODUCT_INSERT_QUERY, body: PRODUCT_INSERT_BODY },
     async run(cat, call) {
       const product = normaliseProduct(checkWire<Product>(bodyObject(call.body), 'Product', 'product'));
       const now = cat.now();
@@ -56,6 +58,7 @@ export function productOperations(): Operation[] {
     verb: 'PATCH',
     path: '/{merchantId}/products/{productId}',
     scope: 'merchant',
+    request: { query: PRODUCT_UPDATE_QUERY, body: PRODUCT_UPDATE_BODY },
     async run(cat, call) {
       const id = productIdOf(call);
       if (!parseRestId(id)) throw itemNotFound();
@@ -100,6 +103,7 @@ export function productOperations(): Operation[] {
     verb: 'GET',
     path: '/{merchantId}/products',
     scope: 'merchant',
+    request: { query: PRODUCT_LIST_QUERY },
     async run(cat, call) {
       const req = pageRequest(call.query, 'maxResults', `products:${call.merchant.id}`);
       const page = await cat.store.products(call.merchant.id, req.after, req.limit);
@@ -112,6 +116,7 @@ export function productOperations(): Operation[] {
     verb: 'GET',
     path: '/{merchantId}/productstatuses/{productId}',
     scope: 'merchant',
+    request: { query: PRODUCT_STATUS_GET_QUERY },
     async run(cat: Catalog, call) {
       const row = await cat.store.product(call.merchant.id, productIdOf(call));
       if (!row) throw itemNotFound();
@@ -124,6 +129,7 @@ export function productOperations(): Operation[] {
     verb: 'GET',
     path: '/{merchantId}/productstatuses',
     scope: 'merchant',
+    request: { query: PRODUCT_STATUS_LIST_QUERY },
     async run(cat, call) {
       const req = pageRequest(call.query, 'maxResults', `productstatuses:${call.merchant.id}`);
       const page = await cat.store.products(call.merchant.id, req.after, req.limit);

@@ -7,7 +7,7 @@ import { requireValue } from './rules.ts';
 import { WIRE_TYPES } from './types.ts';
 
 /** Fields that are int64/uint64 in the API (strings on the wire that parsers also accept as integers). */
-const INT64_FIELD = /^(id|\w*Id|\w*Ids|\w*[qQ]uantity|\w*HandlingTime|expiresIn|\w*Micros|\w*[cC]ount)$/;
+export const INT64_FIELD = /^(id|\w*Id|\w*Ids|\w*[qQ]uantity|\w*HandlingTime|expiresIn|\w*Micros|\w*[cC]ount)$/;
 
 const PROTO_TYPE: Record<string, string> = { s: 'TYPE_STRING', n: 'TYPE_DOUBLE', b: 'TYPE_BOOL' };
 
