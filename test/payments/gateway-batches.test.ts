@@ -116,6 +116,12 @@ describeGateway('payments batches', (t, c) => {
     assert.equal((await report({ date_from: '2023-03-01' })).status, 400, 'older than 3 years');
     assert.equal((await report({ date_from: '2026-03-10', date_until: '2026-03-09' })).status, 400);
     assert.equal((await report({ date_from: '2026-02-30' })).status, 400);
+    // A month or day out of range is no date at all (found by the route fuzzer: it answered 500).
+    for (const date_until of ['2026-13-01', '0752-93-85']) {
+      const bad = await report({ date_until });
+      assert.equal(bad.status, 400, date_until);
+      assert.equal(bad.body.code, 'P045');
+    }
     assert.equal((await report({ date_from: '10/03/2026' })).status, 400);
     assert.equal((await report({ orderBy: 'currency' })).status, 400);
     assert.equal((await report({ merchant_id: 'all' })).status, 400);

@@ -15,7 +15,10 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 function parseDate(f: Fields, name: string): string | undefined {
   const v = f.str(name, { pattern: DATE });
-  if (v !== undefined && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) !== v) throw payError(400, 'P045', `Field invalid: ${name} is not a calendar date`);
+  if (v === undefined) return v;
+  // Month 13 or day 45 make an invalid Date (whose toISOString throws), 2026-02-30 another day: neither is the date.
+  const day = new Date(`${v}T00:00:00Z`);
+  if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== v) throw payError(400, 'P045', `Field invalid: ${name} is not a calendar date`);
   return v;
 }
 
