@@ -58,14 +58,16 @@ export interface BillPaymentRequest {
 const PRINTABLE = /^[\x20-\x7E]+$/;
 const MAX_GUARDS = 5;
 const MAX_CUSTOM_PARAMS = 20;
-const CUSTOM_TYPES = ['text', 'dob', 'select', 'hidden'];
+export const CUSTOM_TYPES = ['text', 'dob', 'select', 'hidden'];
 const MAX_ATTACHMENTS = 3;
 export const INLINE_ATTACHMENT_LIMIT = 32 * 1024;
-const OPTIONS = new Set([
+/** What config.options may name. */
+export const CONFIG_OPTIONS = [
   'BYPASS_AVS_POSTCODE', 'BYPASS_AVS_ADDRESS', 'BYPASS_CSC_REQUIRED', 'BYPASS_3DSECURE', 'BYPASS_CUSTOMER_EMAIL', 'BYPASS_CUSTOMER_SMS',
   'BYPASS_DUPLICATE_CHECK', 'BYPASS_MERCHANT_EMAIL', 'BYPASS_PREAUTH', 'ENFORCE_AVS_ADDRESS', 'ENFORCE_AVS_POSTCODE', 'ENFORCE_CSC_REQUIRED',
   'ENFORCE_PREAUTH', 'REQUIRE_CUSTOMER_EMAIL', 'CAC_OPTIN', 'CAC_AUTO_UUID', 'CREATE_CAC_ACCOUNT_ON_AUTHORISATION',
-]);
+];
+const OPTIONS = new Set(CONFIG_OPTIONS);
 
 const invalid = (field: string, why: string) => payError(400, 'P045', `${field} ${why}`);
 

@@ -3,6 +3,8 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { documented } from '../../../../core/http/documented.ts';
 import { Amount, Currency, Identifier, model, paging, PaylinkTokenParams } from '../../routes/shapes.ts';
+import { MAX_ADDRESSES, MAX_PATHS } from '../domain/notification-rules.ts';
+import { CONFIG_OPTIONS, CUSTOM_TYPES } from '../request.ts';
 
 const text = (max: number, description?: string) => Type.String({ maxLength: max, ...(description ? { description } : {}) });
 const Url = (description: string) => Type.String({ maxLength: 2048, description: `Absolute http or https URL. ${description}` });
@@ -19,7 +21,7 @@ const FieldGuard = Type.Object({
 
 const CustomParam = Type.Object({
   name: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,50}$' }),
-  field_type: Type.Optional(Type.Union(['text', 'dob', 'select', 'hidden'].map((v) => Type.Literal(v)))),
+  field_type: Type.Optional(Type.Union(CUSTOM_TYPES.map((v) => Type.Literal(v)))),
   value: Type.Optional(text(200, 'For a select: its options, a|b or v:label|w:label.')),
   label: Type.Optional(text(100)),
   placeholder: Type.Optional(text(100)),
@@ -29,11 +31,6 @@ const CustomParam = Type.Object({
   pattern: Type.Optional(text(200, 'A regular expression the value must match.')),
 });
 
-const OPTIONS = [
-  'BYPASS_AVS_POSTCODE', 'BYPASS_AVS_ADDRESS', 'BYPASS_CSC_REQUIRED', 'BYPASS_3DSECURE', 'BYPASS_CUSTOMER_EMAIL', 'BYPASS_CUSTOMER_SMS',
-  'BYPASS_DUPLICATE_CHECK', 'BYPASS_MERCHANT_EMAIL', 'BYPASS_PREAUTH', 'ENFORCE_AVS_ADDRESS', 'ENFORCE_AVS_POSTCODE', 'ENFORCE_CSC_REQUIRED',
-  'ENFORCE_PREAUTH', 'REQUIRE_CUSTOMER_EMAIL', 'CAC_OPTIN', 'CAC_AUTO_UUID', 'CREATE_CAC_ACCOUNT_ON_AUTHORISATION',
-];
 
 const PaylinkConfig = Type.Object(
   {
@@ -48,7 +45,7 @@ const PaylinkConfig = Type.Object(
     redirect_failure: Type.Optional(Url('The payer is sent here when not authorised; a GET: prefix redirects instead of posting.')),
     return_params: Type.Optional(Type.Boolean({ description: 'Send the result fields to the redirect address.' })),
     descriptor: Type.Optional(text(100)),
-    options: Type.Optional(Type.Array(Type.Union(OPTIONS.map((v) => Type.Literal(v))))),
+    options: Type.Optional(Type.Array(Type.Union(CONFIG_OPTIONS.map((v) => Type.Literal(v))))),
   },
   { title: 'PaylinkConfig', description: 'At most 64 kB of JSON.' },
 );
@@ -84,7 +81,7 @@ const TokenRequestOptional = {
 
 const PaylinkTokenRequestModel = model('PaylinkTokenRequestModel', TokenRequestRequired, TokenRequestOptional, 'Creates a payment-request token.');
 
-const EmailList = (description: string) => Type.Array(Email, { maxItems: 5, description });
+const EmailList = (description: string) => Type.Array(Email, { maxItems: MAX_ADDRESSES, description });
 const EmailNotificationPath = Type.Object({
   template: Type.Optional(Type.String({ description: 'Reserved.' })),
   to: EmailList('1 to 5 addresses.'),
@@ -110,8 +107,8 @@ const PaylinkBillPaymentTokenRequest = model(
     descriptor: text(100, 'For example what the payment is for.'),
     due: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', format: 'date' }),
     memo: text(1000),
-    email_notification_path: oneOrMany(EmailNotificationPath, 3, 'E-mail notification; at most 3 notification paths per request.'),
-    sms_notification_path: oneOrMany(SmsNotificationPath, 3, 'SMS notification; at most 3 notification paths per request.'),
+    email_notification_path: oneOrMany(EmailNotificationPath, MAX_PATHS, 'E-mail notification; at most 3 notification paths per request.'),
+    sms_notification_path: oneOrMany(SmsNotificationPath, MAX_PATHS, 'SMS notification; at most 3 notification paths per request.'),
     attachments: oneOrMany(Attachment, 3, 'At most 3 PDF attachments.'),
   },
   'Creates a bill payment: a token with notifications and attachments.',
