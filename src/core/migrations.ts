@@ -1,6 +1,8 @@
-// Tables that core owns: principals and credentials, durable jobs, the outbox, and runtime settings.
-import type { Kysely, Migration } from 'kysely';
+// Tables that core owns: principals and credentials, durable jobs, the outbox, and runtime settings; and the runner
+// that brings every namespace's tables up to date at start.
+import { sql, type Kysely, type Migration } from 'kysely';
 import { columnTypes } from './db/dialect.ts';
+import type { Database } from './db/index.ts';
 
 export const CORE_TABLES = ['core_credentials', 'core_principals', 'core_jobs', 'core_outbox', 'core_settings'];
 
@@ -76,3 +78,64 @@ export const coreMigrations: Record<string, Migration> = {
     },
   },
 };
+
+/** A namespace (core's parts, each service) and its migrations, applied in the order of their names. */
+export type MigrationSet = readonly [namespace: string, migrations: Record<string, Migration>];
+
+/**
+ * Applies every pending migration of these namespaces. On SQLite all of them run in one transaction: the migrator
+ * of Kysely runs each statement there on its own (SQLite has no transactional DDL in its eyes), which costs a commit,
+ * and with `synchronous=FULL` an fsync, per statement, and leaves a migration cut short by a crash half applied. One
+ * transaction makes a fresh start one commit and a crash leave nothing. On PostgreSQL each namespace goes through
+ * `Database.migrate` (transactional there, serialised between instances by its lock row, retried on 3F000).
+ */
+export async function migrateAll(db: Database, sets: readonly MigrationSet[]): Promise<void> {
+  if (db.dialect !== 'sqlite') {
+    for (const [namespace, migrations] of sets) await db.migrate(namespace, migrations);
+    return;
+  }
+  await db.kysely.transaction().execute(async (tx) => {
+    const tables = new Set((await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(tx)).rows.map((r) => r.name));
+    for (const [namespace, migrations] of sets) {
+      try {
+        await migrateNamespace(tx, tables, namespace, migrations);
+      } catch (err) {
+        throw new Error(`migrations of ${namespace} failed: ${(err as Error).message}`, { cause: err });
+      }
+    }
+  });
+}
+
+const LOCK_ROW = 'migration_lock';
+
+/** One namespace on SQLite, with the bookkeeping tables Kysely's migrator keeps (so either can run next). */
+async function migrateNamespace(tx: Kysely<any>, tables: Set<string>, namespace: string, migrations: Record<string, Migration>): Promise<void> {
+  const record = `${namespace}_migrations`;
+  const lock = `${namespace}_migrations_lock`;
+  if (!tables.has(record)) {
+    await tx.schema
+      .createTable(record)
+      .addColumn('name', 'varchar(255)', (c) => c.notNull().primaryKey())
+      .addColumn('timestamp', 'varchar(255)', (c) => c.notNull())
+      .execute();
+  }
+  if (!tables.has(lock)) {
+    await tx.schema
+      .createTable(lock)
+      .addColumn('id', 'varchar(255)', (c) => c.notNull().primaryKey())
+      .addColumn('is_locked', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await tx.insertInto(lock).values({ id: LOCK_ROW, is_locked: 0 }).execute();
+  }
+  const names = Object.keys(migrations).sort();
+  const applied = tables.has(record) ? (await tx.selectFrom(record).select('name').execute()).map((r) => r.name as string).sort() : [];
+  // The same checks as Kysely's: applied migrations are known, and are the first ones in order.
+  applied.forEach((name, i) => {
+    if (!(name in migrations)) throw new Error(`corrupted migrations: previously executed migration ${name} is missing`);
+    if (names[i] !== name) throw new Error(`corrupted migrations: expected previously executed migration ${name} to be at index ${i} but ${names[i]} was found in its place`);
+  });
+  for (const name of names.slice(applied.length)) {
+    await migrations[name].up(tx);
+    await tx.insertInto(record).values({ name, timestamp: new Date().toISOString() }).execute();
+  }
+}

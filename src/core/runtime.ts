@@ -15,7 +15,7 @@ import { serveDiscovery } from './google/discovery.ts';
 import { REDACT_PATHS } from './http/redact.ts';
 import { Identity } from './identity.ts';
 import { Jobs } from './jobs.ts';
-import { CORE_TABLES, coreMigrations } from './migrations.ts';
+import { CORE_TABLES, coreMigrations, migrateAll } from './migrations.ts';
 import { blobMigrations } from './blobs/migrations.ts';
 import { watchChannelMigrations } from './google/watch-channels.ts';
 import { Outbox } from './outbox.ts';
@@ -135,9 +135,8 @@ export class Runtime {
     }
     let rt: Runtime | undefined;
     try {
-      await db.migrate('core', coreMigrations);
-      await db.migrate('core_blobs', blobMigrations);
-      await db.migrate('core_watch', watchChannelMigrations);
+      const services = manifests.map((m) => [m.id, m.migrations] as const);
+      await migrateAll(db, [['core', coreMigrations], ['core_blobs', blobMigrations], ['core_watch', watchChannelMigrations], ...services]);
       const clock = await restoreClock(db, options);
       rt = new Runtime(options, log, db, clock, vault);
       await rt.#seedPrincipals();
@@ -160,7 +159,6 @@ export class Runtime {
   }
 
   async #startService(manifest: ServiceManifest): Promise<void> {
-    await this.db.migrate(manifest.id, manifest.migrations);
     const log = this.log.child({ service: manifest.id });
     const ctx: ServiceContext = {
       id: manifest.id,
