@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import type { CredentialKind } from './credentials.ts';
 import type { FuzzRoute } from './routes.ts';
 import { WILDCARD_SEEDS } from './routes.ts';
+import type { WildcardSeed } from './seeds/seed.ts';
 
 export interface RequestPlan {
   method: string;
@@ -18,6 +19,33 @@ export interface RequestPlan {
 
 type Schema = Record<string, any>;
 
+/** Strings for a string schema: its pattern (when fast-check can generate it) and length bounds, or its format. */
+function stringFor(schema: Schema): fc.Arbitrary<string> {
+  const min = schema.minLength ?? 0;
+  const max = Math.min(schema.maxLength ?? 40, 200);
+  const fits = (s: string) => s.length >= min && s.length <= (schema.maxLength ?? Infinity);
+  if (schema.format === 'date-time') return fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2030-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+  if (schema.format === 'date' && !schema.pattern) return fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2030-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+  if (typeof schema.pattern === 'string') {
+    try {
+      return fc.stringMatching(new RegExp(schema.pattern)).filter(fits);
+    } catch {
+      // a pattern fast-check cannot generate from: plain strings within the bounds
+    }
+  }
+  return fc.string({ minLength: min, maxLength: Math.max(min, max) });
+}
+
+/** Objects for an object schema: declared properties (required ones always), and keys of its patternProperties. */
+function objectFor(schema: Schema, depth: number): fc.Arbitrary<unknown> {
+  const props = Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, s]) => [k, fromSchema(s as Schema, depth + 1)]));
+  const declared = fc.record(props, { requiredKeys: (schema.required ?? []).filter((k: string) => k in props) });
+  const patterns = Object.entries((schema.patternProperties ?? {}) as Record<string, Schema>);
+  if (patterns.length === 0) return declared;
+  const extra = fc.oneof(...patterns.map(([key, value]) => fc.dictionary(stringFor({ type: 'string', pattern: key, maxLength: 20 }), fromSchema(value, depth + 1), { maxKeys: 4 })));
+  return fc.tuple(declared, extra).map(([own, more]) => ({ ...(more as object), ...(own as object) }));
+}
+
 /** Values for a JSON schema (TypeBox output): objects, arrays, scalars, enums, unions; anything else any JSON. */
 export function fromSchema(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> {
   if (!schema || depth > 4) return fc.jsonValue({ maxDepth: 2 });
@@ -26,20 +54,20 @@ export function fromSchema(schema: Schema | undefined, depth = 0): fc.Arbitrary<
   const union = schema.anyOf ?? schema.oneOf;
   if (Array.isArray(union)) return fc.oneof(...union.map((s: Schema) => fromSchema(s, depth + 1)));
   switch (schema.type) {
-    case 'object': {
-      const props = Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, s]) => [k, fromSchema(s as Schema, depth + 1)]));
-      return fc.record(props, { requiredKeys: (schema.required ?? []).filter((k: string) => k in props) });
-    }
+    case 'object':
+      return objectFor(schema, depth);
     case 'array':
-      return fc.array(fromSchema(schema.items, depth + 1), { maxLength: 4 });
+      return fc.array(fromSchema(schema.items, depth + 1), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 4, 4) });
     case 'string':
-      return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 200) });
+      return stringFor(schema);
     case 'integer':
       return fc.integer({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6 });
     case 'number':
       return fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true });
     case 'boolean':
       return fc.boolean();
+    case 'null':
+      return fc.constant(null);
     default:
       return fc.jsonValue({ maxDepth: 2 });
   }
@@ -134,14 +162,9 @@ const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS',
 /** The path of a route with its parameters and wildcard filled. */
 function pathArbitrary(route: FuzzRoute): fc.Arbitrary<Buffer> {
   const parts = route.url.split('/');
-  const seeds = WILDCARD_SEEDS[route.service] ?? [];
   const filled = parts.map((part): fc.Arbitrary<Buffer> => {
-    if (part === '*') {
-      return fc.oneof(
-        { arbitrary: fc.constantFrom(...(seeds.length ? seeds : ['x'])).map((s) => Buffer.from(s)), weight: 3 },
-        { arbitrary: fc.array(segmentArbitrary, { minLength: 1, maxLength: 4 }).map((segs) => Buffer.concat(segs.flatMap((s, i) => (i ? [Buffer.from('/'), s] : [s])))), weight: 1 },
-      );
-    }
+    // An unseeded wildcard: any path below it (seeded operations are drawn by requestArbitrary).
+    if (part === '*') return fc.array(segmentArbitrary, { minLength: 1, maxLength: 4 }).map((segs) => Buffer.concat(segs.flatMap((s, i) => (i ? [Buffer.from('/'), s] : [s]))));
     // `:a::b` is a literal colon; `:name` a parameter, possibly followed by a literal suffix (`events::report`).
     const literal = part.replaceAll('::', '\u0001');
     const param = /^(.*?):([A-Za-z_][\w]*)(.*)$/.exec(literal);
@@ -152,7 +175,8 @@ function pathArbitrary(route: FuzzRoute): fc.Arbitrary<Buffer> {
   return fc.tuple(...filled).map((segs) => Buffer.concat(segs.flatMap((s, i) => (i ? [Buffer.from('/'), s] : [s]))));
 }
 
-export function requestArbitrary(route: FuzzRoute): fc.Arbitrary<RequestPlan> {
+/** A request for one route whose path, methods and schema are fixed (a wildcard already filled by a seed, or none). */
+function planArbitrary(route: FuzzRoute): fc.Arbitrary<RequestPlan> {
   const method = fc.oneof({ arbitrary: fc.constantFrom(...route.methods), weight: 4 }, { arbitrary: fc.constantFrom(...ALL_METHODS), weight: 1 });
   const credential = fc.oneof(
     { arbitrary: fc.constant<CredentialKind>('valid'), weight: 4 },
@@ -165,4 +189,19 @@ export function requestArbitrary(route: FuzzRoute): fc.Arbitrary<RequestPlan> {
     credential,
     ...(method === 'GET' || method === 'HEAD' ? {} : body),
   }));
+}
+
+/** The route with its wildcard standing for one seeded operation: that operation's path, methods and schemas. */
+export function seededRoute(route: FuzzRoute, seed: WildcardSeed): FuzzRoute {
+  return { ...route, url: route.url.replace(/\*$/, seed.path), methods: seed.methods ?? route.methods, schema: seed.schema };
+}
+
+export function requestArbitrary(route: FuzzRoute): fc.Arbitrary<RequestPlan> {
+  const seeds = route.url.endsWith('*') ? (WILDCARD_SEEDS[route.service] ?? []) : [];
+  if (seeds.length === 0) return planArbitrary(route);
+  // Mostly a seeded operation with requests from its schema; now and then any path under the wildcard.
+  return fc.oneof(
+    { arbitrary: fc.constantFrom(...seeds).chain((seed) => planArbitrary(seededRoute(route, seed))), weight: 3 },
+    { arbitrary: planArbitrary(route), weight: 1 },
+  );
 }

@@ -10,7 +10,7 @@ import { DATABASES, call, startTestRuntime, type TestRuntime } from '../helpers/
 import { requestArbitrary, type RequestPlan } from './arbitraries.ts';
 import { credentialFor, FUZZ_LICENCE, FUZZ_ROOT_TOKEN } from './credentials.ts';
 import { sendRaw } from './raw-http.ts';
-import { plainPath, recordingRoutes, WILDCARD_SEEDS, WRITTEN_BY_AUTHENTICATION, type FuzzRoute } from './routes.ts';
+import { describeCoverage, plainPath, recordingRoutes, schemaCoverage, WILDCARD_SEEDS, WRITTEN_BY_AUTHENTICATION, type FuzzRoute } from './routes.ts';
 import { changedTables, StateDigest } from './state-digest.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3);
@@ -42,11 +42,14 @@ for (const database of DATABASES) {
     });
     after(async () => {
       console.log(`fuzz (${database}): ${totals.routes} routes, ${totals.requests} requests, ${totals.serverErrors} answers 5xx (besides ${totals.unimplemented} deliberate 501)`);
+      // How much of each service the fuzzer could derive requests for from a schema rather than guess.
+      for (const service of SERVICE_IDS) console.log(`fuzz (${database}) schemas: ${describeCoverage(service, schemaCoverage(service, routes))}`);
       await t.close();
     });
 
     for (const service of SERVICE_IDS) {
-      it(`${service}: no 5xx, and a refused request changes nothing`, async () => {
+      it(`${service}: no 5xx, and a refused request changes nothing`, async (test) => {
+        test.diagnostic(describeCoverage(service, schemaCoverage(service, routes)));
         const running = t.rt.services.get(service)!;
         const { hostname, port } = new URL(running.url);
         const exempt = new Set(WRITTEN_BY_AUTHENTICATION[service] ?? []);

@@ -2,6 +2,9 @@
 // first, so each route (plugins and HEAD twins included) is recorded with its methods, URL pattern and schema.
 import type { FastifySchema, RouteOptions } from 'fastify';
 import type { ServiceId, ServiceManifest } from '../../src/core/service.ts';
+import { BIDDING_SEEDS } from './seeds/bidding.ts';
+import type { WildcardSeed } from './seeds/seed.ts';
+import { SECRETS_SEEDS } from './seeds/secrets.ts';
 
 export interface FuzzRoute {
   service: ServiceId;
@@ -25,55 +28,12 @@ export function recordingRoutes(manifests: ServiceManifest[], into: FuzzRoute[])
 }
 
 /**
- * Concrete paths for catch-all routes, which route by reading the path themselves: the operations a client reaches
- * through them. Paths that end the instance's usefulness for the rest of the run (sealing, revoking the root token)
- * are left out.
+ * The operations behind catch-all routes, which route by reading the path themselves: each seed is a concrete path a
+ * client reaches through the wildcard, with the schemas of what that operation reads (seeds/).
  */
-export const WILDCARD_SEEDS: Partial<Record<ServiceId, string[]>> = {
-  secrets: [
-    'sys/mounts/fz',
-    'sys/mounts/fz/tune',
-    'sys/auth/fz',
-    'sys/policies/acl/fz',
-    'sys/policy/fz',
-    'sys/capabilities-self',
-    'sys/wrapping/wrap',
-    'sys/wrapping/unwrap',
-    'sys/tools/random/32',
-    'sys/tools/hash',
-    'sys/leases/lookup',
-    'sys/internal/ui/mounts/secret',
-    'sys/namespaces/fz',
-    'secret/data/fz',
-    'secret/metadata/fz',
-    'secret/delete/fz',
-    'secret/destroy/fz',
-    'secret/config',
-    'cubbyhole/fz',
-    'auth/token/create',
-    'auth/token/lookup',
-    'auth/token/renew',
-    'auth/token/roles/fz',
-    'auth/userpass/users/fz',
-    'auth/userpass/login/fz',
-    'auth/approle/role/fz',
-    'auth/approle/login',
-  ],
-  bidding: [
-    'bidders/1000/filterSets',
-    'bidders/1000/filterSets/fz',
-    'bidders/1000/accounts/1000/filterSets',
-    'bidders/1000/accounts/1000/filterSets/fz',
-    'bidders/1000/filterSets/fz/bidMetrics',
-    'bidders/1000/filterSets/fz/impressionMetrics',
-    'bidders/1000/filterSets/fz/filteredBids',
-    'bidders/1000/filterSets/fz/filteredBids/1/creatives',
-    'bidders/1000/filterSets/fz/losingBids',
-    'bidders/1000/filterSets/fz/nonBillableWinningBids',
-    'bidders/1000/filterSets/fz/bidResponseErrors',
-    'bidders/1000/filterSets/fz/bidResponsesWithoutBids',
-    'bidders/1000/filterSets/fz/filteredBidRequests',
-  ],
+export const WILDCARD_SEEDS: Partial<Record<ServiceId, WildcardSeed[]>> = {
+  secrets: SECRETS_SEEDS,
+  bidding: BIDDING_SEEDS,
 };
 
 /**
@@ -86,9 +46,37 @@ export const WRITTEN_BY_AUTHENTICATION: Partial<Record<ServiceId, string[]>> = {
 
 /** A route's path with every parameter set to `value` and a wildcard to its first seed. */
 export function plainPath(route: FuzzRoute, value = 'warm'): string {
-  const seed = WILDCARD_SEEDS[route.service]?.[0] ?? value;
+  const seed = WILDCARD_SEEDS[route.service]?.[0]?.path ?? value;
   return route.url
     .split('/')
     .map((part) => (part === '*' ? seed : part.replaceAll('::', '\u0001').replace(/:[A-Za-z_]\w*/g, value).replaceAll('\u0001', ':')))
     .join('/');
+}
+
+const declares = (schema: { body?: unknown; querystring?: unknown; params?: unknown } | undefined): boolean =>
+  Boolean(schema && (schema.body || schema.querystring || schema.params));
+
+export interface SchemaCoverage {
+  routes: number;
+  withSchema: number;
+  /** Operations behind the service's catch-all routes, and how many of them carry a schema. */
+  seeds: number;
+  seedsWithSchema: number;
+}
+
+/** How many of a service's routes (and wildcard seeds) declare a schema the fuzzer derives requests from. */
+export function schemaCoverage(service: ServiceId, routes: FuzzRoute[]): SchemaCoverage {
+  const mine = routes.filter((r) => r.service === service);
+  const seeds = mine.some((r) => r.url.endsWith('*')) ? (WILDCARD_SEEDS[service] ?? []) : [];
+  return {
+    routes: mine.length,
+    withSchema: mine.filter((r) => declares(r.schema as Record<string, unknown> | undefined)).length,
+    seeds: seeds.length,
+    seedsWithSchema: seeds.filter((s) => declares(s.schema)).length,
+  };
+}
+
+export function describeCoverage(service: ServiceId, c: SchemaCoverage): string {
+  const wildcard = c.seeds ? `; wildcard operations: ${c.seedsWithSchema}/${c.seeds} with a schema` : '';
+  return `${service}: ${c.withSchema}/${c.routes} routes with a declared schema${wildcard}`;
 }
