@@ -12,6 +12,7 @@ import { permissionIdForEmail } from '../domain/roles.ts';
 import { etagOf } from '../domain/etag.ts';
 import { callerOf } from './files.ts';
 import { Query, objectBody, params, route } from './http.ts';
+import { CHANGE_SCHEMAS } from './schemas/changes.ts';
 import { renderFiles } from './render.ts';
 import { driveJson, loadDrive } from './drives.ts';
 
@@ -56,13 +57,13 @@ export function changeRoutes(app: FastifyInstance, svc: FilesService): void {
     return out;
   };
 
-  route(app, 'GET', '/changes/startPageToken', async (req) => {
+  route(app, 'GET', '/changes/startPageToken', CHANGE_SCHEMAS.startPageToken, async (req) => {
     const caller = await callerOf(svc, req, false);
     await subjectsOf(caller, new Query(req));
     return { kind: 'drive#startPageToken', startPageToken: String(await nextChangeId(svc.db)) };
   });
 
-  route(app, 'GET', '/changes', async (req) => {
+  route(app, 'GET', '/changes', CHANGE_SCHEMAS.list, async (req) => {
     const caller = await callerOf(svc, req, false);
     const q = new Query(req);
     const subjects = await subjectsOf(caller, q);
@@ -84,7 +85,7 @@ export function changeRoutes(app: FastifyInstance, svc: FilesService): void {
     return out;
   });
 
-  route(app, 'GET', '/changes/:changeId', async (req) => {
+  route(app, 'GET', '/changes/:changeId', CHANGE_SCHEMAS.get, async (req) => {
     const caller = await callerOf(svc, req, false);
     const q = new Query(req);
     const id = params(req).changeId;
@@ -95,7 +96,7 @@ export function changeRoutes(app: FastifyInstance, svc: FilesService): void {
     return json;
   });
 
-  route(app, 'POST', '/changes/watch', async (req) => {
+  route(app, 'POST', '/changes/watch', CHANGE_SCHEMAS.watch, async (req) => {
     const caller = await callerOf(svc, req, true);
     const q = new Query(req);
     const subjects = await subjectsOf(caller, q);
@@ -112,7 +113,7 @@ export function changeRoutes(app: FastifyInstance, svc: FilesService): void {
     );
   });
 
-  route(app, 'POST', '/files/:fileId/watch', async (req) => {
+  route(app, 'POST', '/files/:fileId/watch', CHANGE_SCHEMAS.watchFile, async (req) => {
     const caller = await callerOf(svc, req, true);
     const q = new Query(req);
     return svc.write(caller, async (u) => {
@@ -129,7 +130,7 @@ export function changeRoutes(app: FastifyInstance, svc: FilesService): void {
     });
   });
 
-  route(app, 'POST', '/channels/stop', async (req, reply) => {
+  route(app, 'POST', '/channels/stop', CHANGE_SCHEMAS.stopChannel, async (req, reply) => {
     const caller = await callerOf(svc, req, true);
     const body = objectBody(req);
     const stopped = await svc.write(caller, (u) => svc.channels.stop(u.tx, { service: SERVICE, ownerId: caller.email, id: body.id, resourceId: body.resourceId }));
@@ -137,7 +138,7 @@ export function changeRoutes(app: FastifyInstance, svc: FilesService): void {
     return reply.code(204).send();
   });
 
-  route(app, 'GET', '/about', async (req: FastifyRequest) => {
+  route(app, 'GET', '/about', CHANGE_SCHEMAS.about, async (req: FastifyRequest) => {
     const caller = await callerOf(svc, req, false);
     const owned = (trashed?: boolean) => {
       let q = svc.db

@@ -10,8 +10,8 @@ import { getComment, getReply, listComments, listReplies, saveComment, saveReply
 import type { Caller } from '../users.ts';
 import { callerOf } from './files.ts';
 import { Query, objectBody, params, route } from './http.ts';
+import { COMMENT_SCHEMAS, MAX_COMMENT } from './schemas/comments.ts';
 
-export const MAX_COMMENT = 32_768;
 const escapeHtml = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function readContent(body: Record<string, unknown>, required: boolean): string | undefined {
@@ -77,7 +77,7 @@ export function commentRoutes(app: FastifyInstance, svc: FilesService): void {
     if (caller.email !== email) throw forbidden('Only the author can change a comment or reply.', 'insufficientPermissions');
   };
 
-  route(app, 'GET', '/files/:fileId/comments', async (req) => {
+  route(app, 'GET', '/files/:fileId/comments', COMMENT_SCHEMAS.list, async (req) => {
     const caller = await callerOf(svc, req, false);
     const q = new Query(req);
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: true });
@@ -91,7 +91,7 @@ export function commentRoutes(app: FastifyInstance, svc: FilesService): void {
     return cursorPage('drive#commentList', `${base()}${API_PATH}/files/${file.id}/comments`, rows, limit, (c) => commentJson(c, caller, file.title, includeDeleted));
   });
 
-  route(app, 'GET', '/files/:fileId/comments/:commentId', async (req) => {
+  route(app, 'GET', '/files/:fileId/comments/:commentId', COMMENT_SCHEMAS.get, async (req) => {
     const caller = await callerOf(svc, req, false);
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: true });
     const c = await commentOf(svc.db, file.id, req);
@@ -100,7 +100,7 @@ export function commentRoutes(app: FastifyInstance, svc: FilesService): void {
     return commentJson(c, caller, file.title, includeDeleted);
   });
 
-  route(app, 'POST', '/files/:fileId/comments', async (req) => {
+  route(app, 'POST', '/files/:fileId/comments', COMMENT_SCHEMAS.insert, async (req) => {
     const caller = await callerOf(svc, req, true);
     const body = objectBody(req);
     const content = readContent(body, true)!;
@@ -121,7 +121,7 @@ export function commentRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   for (const method of ['PUT', 'PATCH'] as const) {
-    route(app, method, '/files/:fileId/comments/:commentId', async (req) => {
+    route(app, method, '/files/:fileId/comments/:commentId', method === 'PUT' ? COMMENT_SCHEMAS.update : COMMENT_SCHEMAS.patch, async (req) => {
       const caller = await callerOf(svc, req, true);
       const body = objectBody(req);
       const content = readContent(body, method === 'PUT');
@@ -140,7 +140,7 @@ export function commentRoutes(app: FastifyInstance, svc: FilesService): void {
     });
   }
 
-  route(app, 'DELETE', '/files/:fileId/comments/:commentId', async (req, reply) => {
+  route(app, 'DELETE', '/files/:fileId/comments/:commentId', COMMENT_SCHEMAS.delete, async (req, reply) => {
     const caller = await callerOf(svc, req, true);
     await svc.write(caller, async (u) => {
       const { file, role } = await svc.access(u.tx, caller, params(req).fileId, { supportsAllDrives: true });
@@ -152,7 +152,7 @@ export function commentRoutes(app: FastifyInstance, svc: FilesService): void {
     return reply.code(204).send();
   });
 
-  route(app, 'GET', '/files/:fileId/comments/:commentId/replies', async (req) => {
+  route(app, 'GET', '/files/:fileId/comments/:commentId/replies', COMMENT_SCHEMAS.listReplies, async (req) => {
     const caller = await callerOf(svc, req, false);
     const q = new Query(req);
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: true });
@@ -162,7 +162,7 @@ export function commentRoutes(app: FastifyInstance, svc: FilesService): void {
     return cursorPage('drive#commentReplyList', `${base()}${API_PATH}/files/${file.id}/comments/${c.id}/replies`, rows, limit, (r) => replyJson(file.id, r, caller));
   });
 
-  route(app, 'GET', '/files/:fileId/comments/:commentId/replies/:replyId', async (req) => {
+  route(app, 'GET', '/files/:fileId/comments/:commentId/replies/:replyId', COMMENT_SCHEMAS.getReply, async (req) => {
     const caller = await callerOf(svc, req, false);
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: true });
     const c = await commentOf(svc.db, file.id, req);
@@ -171,7 +171,7 @@ export function commentRoutes(app: FastifyInstance, svc: FilesService): void {
     return replyJson(file.id, r, caller);
   });
 
-  route(app, 'POST', '/files/:fileId/comments/:commentId/replies', async (req) => {
+  route(app, 'POST', '/files/:fileId/comments/:commentId/replies', COMMENT_SCHEMAS.insertReply, async (req) => {
     const caller = await callerOf(svc, req, true);
     const body = objectBody(req);
     const verb = body.verb;
@@ -192,7 +192,7 @@ export function commentRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   for (const method of ['PUT', 'PATCH'] as const) {
-    route(app, method, '/files/:fileId/comments/:commentId/replies/:replyId', async (req) => {
+    route(app, method, '/files/:fileId/comments/:commentId/replies/:replyId', method === 'PUT' ? COMMENT_SCHEMAS.updateReply : COMMENT_SCHEMAS.patchReply, async (req) => {
       const caller = await callerOf(svc, req, true);
       const content = readContent(objectBody(req), method === 'PUT');
       const r = await svc.write(caller, async (u) => {
@@ -210,7 +210,7 @@ export function commentRoutes(app: FastifyInstance, svc: FilesService): void {
     });
   }
 
-  route(app, 'DELETE', '/files/:fileId/comments/:commentId/replies/:replyId', async (req, reply) => {
+  route(app, 'DELETE', '/files/:fileId/comments/:commentId/replies/:replyId', COMMENT_SCHEMAS.deleteReply, async (req, reply) => {
     const caller = await callerOf(svc, req, true);
     await svc.write(caller, async (u) => {
       const { file, role } = await svc.access(u.tx, caller, params(req).fileId, { supportsAllDrives: true });

@@ -15,6 +15,8 @@ import { getFile, type FileRecord } from '../store/files.ts';
 import { callerOf, insertWith, updateWith } from './files.ts';
 import { Query, header, params, route, UPLOAD_PREFIXES } from './http.ts';
 import { resumableChunk, startResumable } from './resumable.ts';
+import { FILE_SCHEMAS } from './schemas/files.ts';
+import { UPLOAD_SCHEMAS } from './schemas/uploads.ts';
 
 export const tooLarge = (limit: number) =>
   new GoogleError(413, `The upload exceeds the maximum size of ${limit} bytes.`, { reason: 'uploadTooLarge' });
@@ -53,6 +55,7 @@ export function uploadRoutes(app: FastifyInstance, svc: FilesService): void {
     app,
     'POST',
     '/files',
+    UPLOAD_SCHEMAS.insert,
     async (req, reply) => {
       const type = uploadType(req);
       const caller = await callerOf(svc, req, true);
@@ -65,12 +68,13 @@ export function uploadRoutes(app: FastifyInstance, svc: FilesService): void {
     UPLOAD_PREFIXES,
   );
   // The session URI of a resumable insert is the insert path with `upload_id`.
-  route(app, 'PUT', '/files', async (req, reply) => resumableChunk(svc, req, reply), UPLOAD_PREFIXES);
+  route(app, 'PUT', '/files', UPLOAD_SCHEMAS.insertChunk, async (req, reply) => resumableChunk(svc, req, reply), UPLOAD_PREFIXES);
 
   route(
     app,
     'PUT',
     '/files/:fileId',
+    UPLOAD_SCHEMAS.update,
     async (req, reply) => {
       if (new Query(req).string('upload_id')) return resumableChunk(svc, req, reply);
       const type = uploadType(req);
@@ -126,7 +130,7 @@ async function download(svc: FilesService, req: FastifyRequest, reply: FastifyRe
 }
 
 export function downloadRoutes(app: FastifyInstance, svc: FilesService): void {
-  route(app, 'GET', '/files/:fileId/export', async (req, reply) => {
+  route(app, 'GET', '/files/:fileId/export', FILE_SCHEMAS.export, async (req, reply) => {
     const caller = await callerOf(svc, req, false);
     const q = new Query(req);
     const target = q.required('mimeType');
@@ -138,7 +142,7 @@ export function downloadRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   // webContentLink: files anyone may read download without credentials; others need the caller's access.
-  app.get('/uc', async (req, reply) => {
+  app.get('/uc', FILE_SCHEMAS.webContentLink, async (req, reply) => {
     const q = new Query(req);
     const id = q.string('id');
     if (!id) throw requiredValue('id');

@@ -14,6 +14,7 @@ import type { Caller } from '../users.ts';
 import { deleteTree } from '../ops/lifecycle.ts';
 import { callerOf } from './files.ts';
 import { Query, objectBody, offsetPage, params, route } from './http.ts';
+import { DRIVE_RESTRICTIONS, DRIVE_SCHEMAS, MAX_DRIVE_NAME } from './schemas/drives.ts';
 
 export interface DriveRecord {
   id: string;
@@ -24,8 +25,7 @@ export interface DriveRecord {
   extra: { colorRgb?: string; themeId?: string; restrictions?: Record<string, boolean> };
 }
 
-const MAX_NAME = 256;
-const RESTRICTIONS = ['adminManagedRestrictions', 'copyRequiresWriterPermission', 'domainUsersOnly', 'driveMembersOnly', 'sharingFoldersRequiresOrganizerPermission'];
+const RESTRICTIONS: readonly string[] = DRIVE_RESTRICTIONS;
 
 export async function loadDrive(svc: FilesService, id: string, db = svc.db): Promise<DriveRecord | undefined> {
   const row = await db.selectFrom('files_drives').selectAll().where('id', '=', id).executeTakeFirst();
@@ -71,7 +71,7 @@ function readDriveBody(body: Record<string, unknown>, insert: boolean): { name?:
     if (insert) throw requiredValue('name', 'A shared drive needs a name.');
   } else {
     if (typeof body.name !== 'string' || body.name.trim() === '') throw invalidValue('name', 'Invalid value for name.');
-    if (body.name.length > MAX_NAME) throw invalidValue('name', `The name must be at most ${MAX_NAME} characters.`);
+    if (body.name.length > MAX_DRIVE_NAME) throw invalidValue('name', `The name must be at most ${MAX_DRIVE_NAME} characters.`);
     out.name = body.name;
   }
   if (body.colorRgb !== undefined) {
@@ -123,7 +123,7 @@ export function driveRoutes(app: FastifyInstance, svc: FilesService): void {
   };
   const members = async (u: Unit, id: string) => (await listPermissions(u.tx, [id])).filter((p) => p.type === 'user').map((p) => p.grantee);
 
-  route(app, 'POST', '/drives', async (req) => {
+  route(app, 'POST', '/drives', DRIVE_SCHEMAS.insert, async (req) => {
     const caller = await callerOf(svc, req, true);
     const q = new Query(req);
     const requestId = q.required('requestId');
@@ -143,13 +143,13 @@ export function driveRoutes(app: FastifyInstance, svc: FilesService): void {
     return driveJson(svc, caller, d, 'organizer');
   });
 
-  route(app, 'GET', '/drives/:driveId', async (req) => {
+  route(app, 'GET', '/drives/:driveId', DRIVE_SCHEMAS.get, async (req) => {
     const caller = await callerOf(svc, req, false);
     const { d, role } = await memberOf(svc.db, caller, params(req).driveId);
     return driveJson(svc, caller, d, role);
   });
 
-  route(app, 'GET', '/drives', async (req) => {
+  route(app, 'GET', '/drives', DRIVE_SCHEMAS.list, async (req) => {
     const caller = await callerOf(svc, req, false);
     const q = new Query(req);
     const limit = q.int('maxResults', 10, 1, 100);
@@ -165,7 +165,7 @@ export function driveRoutes(app: FastifyInstance, svc: FilesService): void {
     return { kind: 'drive#driveList', ...(await offsetPage(q, `drives:${caller.email}:${q.string('q') ?? ''}:${limit}`, all, limit, (d) => d)) };
   });
 
-  route(app, 'PUT', '/drives/:driveId', async (req) => {
+  route(app, 'PUT', '/drives/:driveId', DRIVE_SCHEMAS.update, async (req) => {
     const caller = await callerOf(svc, req, true);
     const input = readDriveBody(objectBody(req), false);
     const { d, role } = await svc.write(caller, async (u) => {
@@ -181,7 +181,7 @@ export function driveRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   for (const [action, hide] of [['hide', true], ['unhide', false]] as const) {
-    route(app, 'POST', `/drives/:driveId/${action}`, async (req) => {
+    route(app, 'POST', `/drives/:driveId/${action}`, DRIVE_SCHEMAS.hide, async (req) => {
       const caller = await callerOf(svc, req, true);
       const { d, role } = await svc.write(caller, async (u) => {
         const found = await memberOf(u.tx, caller, params(req).driveId);
@@ -194,7 +194,7 @@ export function driveRoutes(app: FastifyInstance, svc: FilesService): void {
     });
   }
 
-  route(app, 'DELETE', '/drives/:driveId', async (req, reply) => {
+  route(app, 'DELETE', '/drives/:driveId', DRIVE_SCHEMAS.delete, async (req, reply) => {
     const caller = await callerOf(svc, req, true);
     await svc.write(caller, async (u) => {
       const { d } = await memberOf(u.tx, caller, params(req).driveId, 'organizer');

@@ -7,6 +7,8 @@ import { API_PATH } from '../resources.ts';
 import type { FilesService } from '../service.ts';
 import { callerOf } from './files.ts';
 import { Query, objectBody, params, route } from './http.ts';
+import { APP_SCHEMAS } from './schemas/apps.ts';
+import { LABEL_SCHEMAS } from './schemas/labels.ts';
 
 export function extraRoutes(app: FastifyInstance, svc: FilesService): void {
   const appJson = (a: AppEntry) => ({
@@ -30,14 +32,14 @@ export function extraRoutes(app: FastifyInstance, svc: FilesService): void {
     icons: [{ category: 'application', size: 32, iconUrl: `${svc.ctx.baseUrl}/apps/${a.id}/icon.png` }],
   });
 
-  route(app, 'GET', '/apps', async (req) => {
+  route(app, 'GET', '/apps', APP_SCHEMAS.list, async (req) => {
     await callerOf(svc, req, false);
     const q = new Query(req);
     const items = filterApps(q.list('appFilterExtensions'), q.list('appFilterMimeTypes'));
     return { kind: 'drive#appList', selfLink: `${svc.ctx.baseUrl}${API_PATH}/apps`, defaultAppIds: [], items: items.map(appJson) };
   });
 
-  route(app, 'GET', '/apps/:appId', async (req) => {
+  route(app, 'GET', '/apps/:appId', APP_SCHEMAS.get, async (req) => {
     await callerOf(svc, req, false);
     const found = APPS.find((a) => a.id === params(req).appId);
     if (!found) throw notFoundOf('App', params(req).appId, 'appId');
@@ -53,7 +55,7 @@ export function extraRoutes(app: FastifyInstance, svc: FilesService): void {
     ),
   });
 
-  route(app, 'GET', '/files/:fileId/listLabels', async (req) => {
+  route(app, 'GET', '/files/:fileId/listLabels', LABEL_SCHEMAS.list, async (req) => {
     const caller = await callerOf(svc, req, false);
     const q = new Query(req);
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: true });
@@ -67,7 +69,7 @@ export function extraRoutes(app: FastifyInstance, svc: FilesService): void {
     return out;
   });
 
-  route(app, 'POST', '/files/:fileId/modifyLabels', async (req) => {
+  route(app, 'POST', '/files/:fileId/modifyLabels', LABEL_SCHEMAS.modify, async (req) => {
     const caller = await callerOf(svc, req, true);
     const mods = readModifications(objectBody(req));
     const modified = await svc.write(caller, async (u) => {

@@ -20,6 +20,7 @@ import { getFile } from '../store/files.ts';
 import { listQuery, listRows, type ListRequest } from '../store/list.ts';
 import { authenticate, type Caller } from '../users.ts';
 import { Query, header, params, route } from './http.ts';
+import { FILE_SCHEMAS } from './schemas/files.ts';
 import { renderFile, renderFiles } from './render.ts';
 
 export function updateOptions(q: Query): UpdateOptions {
@@ -76,7 +77,7 @@ export async function updateWith(svc: FilesService, caller: Caller, req: Fastify
 }
 
 export function fileRoutes(app: FastifyInstance, svc: FilesService): void {
-  route(app, 'GET', '/files/:fileId', async (req, reply) => {
+  route(app, 'GET', '/files/:fileId', FILE_SCHEMAS.get, async (req, reply) => {
     const q = new Query(req);
     if (req.google?.alt === 'media') return downloadFile(svc, req, reply);
     const caller = await callerOf(svc, req, false);
@@ -90,20 +91,20 @@ export function fileRoutes(app: FastifyInstance, svc: FilesService): void {
     return renderFile(svc, caller, file, role);
   });
 
-  route(app, 'POST', '/files', async (req) => {
+  route(app, 'POST', '/files', FILE_SCHEMAS.insert, async (req) => {
     const caller = await callerOf(svc, req, true);
     const q = new Query(req);
     return insertWith(svc, caller, q, readFilePatch(req.body));
   });
 
   for (const method of ['PUT', 'PATCH'] as const) {
-    route(app, method, '/files/:fileId', async (req) => {
+    route(app, method, '/files/:fileId', FILE_SCHEMAS.update, async (req) => {
       const caller = await callerOf(svc, req, true);
       return updateWith(svc, caller, req, readFilePatch(req.body));
     });
   }
 
-  route(app, 'DELETE', '/files/trash', async (req, reply) => {
+  route(app, 'DELETE', '/files/trash', FILE_SCHEMAS.emptyTrash, async (req, reply) => {
     const caller = await callerOf(svc, req, true);
     const q = new Query(req);
     const driveId = q.string('driveId');
@@ -114,7 +115,7 @@ export function fileRoutes(app: FastifyInstance, svc: FilesService): void {
     return reply.code(204).send();
   });
 
-  route(app, 'DELETE', '/files/:fileId', async (req, reply) => {
+  route(app, 'DELETE', '/files/:fileId', FILE_SCHEMAS.delete, async (req, reply) => {
     const caller = await callerOf(svc, req, true);
     const q = new Query(req);
     await svc.write(caller, async (u) => {
@@ -126,7 +127,7 @@ export function fileRoutes(app: FastifyInstance, svc: FilesService): void {
     return reply.code(204).send();
   });
 
-  route(app, 'POST', '/files/:fileId/copy', async (req) => {
+  route(app, 'POST', '/files/:fileId/copy', FILE_SCHEMAS.copy, async (req) => {
     const caller = await callerOf(svc, req, true);
     const q = new Query(req);
     const patch = readFilePatch(req.body);
@@ -140,7 +141,7 @@ export function fileRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   for (const [action, trashed] of [['trash', true], ['untrash', false]] as const) {
-    route(app, 'POST', `/files/:fileId/${action}`, async (req) => {
+    route(app, 'POST', `/files/:fileId/${action}`, FILE_SCHEMAS.trash, async (req) => {
       const caller = await callerOf(svc, req, true);
       const q = new Query(req);
       const file = await svc.write(caller, async (u) => {
@@ -154,7 +155,7 @@ export function fileRoutes(app: FastifyInstance, svc: FilesService): void {
     });
   }
 
-  route(app, 'POST', '/files/:fileId/touch', async (req) => {
+  route(app, 'POST', '/files/:fileId/touch', FILE_SCHEMAS.touch, async (req) => {
     const caller = await callerOf(svc, req, true);
     const q = new Query(req);
     const file = await svc.write(caller, async (u) => {
@@ -164,7 +165,7 @@ export function fileRoutes(app: FastifyInstance, svc: FilesService): void {
     return renderFile(svc, caller, file);
   });
 
-  route(app, 'GET', '/files/generateIds', async (req) => {
+  route(app, 'GET', '/files/generateIds', FILE_SCHEMAS.generateIds, async (req) => {
     const caller = await callerOf(svc, req, true);
     const q = new Query(req);
     const count = q.int('maxResults', 10, 1, 1000);
@@ -176,7 +177,7 @@ export function fileRoutes(app: FastifyInstance, svc: FilesService): void {
     return { kind: 'drive#generatedIds', space, ids };
   });
 
-  route(app, 'GET', '/files', async (req) => {
+  route(app, 'GET', '/files', FILE_SCHEMAS.list, async (req) => {
     const caller = await callerOf(svc, req, false);
     const q = new Query(req);
     return listFiles(svc, caller, q, req);

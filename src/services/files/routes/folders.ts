@@ -12,6 +12,7 @@ import { parentsOf } from '../store/files.ts';
 import { listQuery, listRows } from '../store/list.ts';
 import { callerOf, parseQuery, updateOptions } from './files.ts';
 import { Query, objectBody, params, route } from './http.ts';
+import { FOLDER_SCHEMAS } from './schemas/folders.ts';
 import type { Caller } from '../users.ts';
 import type { FastifyRequest } from 'fastify';
 
@@ -39,7 +40,7 @@ async function relink(svc: FilesService, caller: Caller, req: FastifyRequest, ch
 export function folderRoutes(app: FastifyInstance, svc: FilesService): void {
   const base = () => svc.ctx.baseUrl;
 
-  route(app, 'GET', '/files/:folderId/children', async (req) => {
+  route(app, 'GET', '/files/:folderId/children', FOLDER_SCHEMAS.listChildren, async (req) => {
     const caller = await callerOf(svc, req, false);
     const q = new Query(req);
     const { file: folder } = await svc.access(svc.db, caller, params(req).folderId, { supportsAllDrives: q.allDrives });
@@ -62,7 +63,7 @@ export function folderRoutes(app: FastifyInstance, svc: FilesService): void {
     return out;
   });
 
-  route(app, 'GET', '/files/:folderId/children/:childId', async (req) => {
+  route(app, 'GET', '/files/:folderId/children/:childId', FOLDER_SCHEMAS.getChild, async (req) => {
     const caller = await callerOf(svc, req, false);
     const { folderId, childId } = params(req);
     const { file: folder } = await svc.access(svc.db, caller, folderId, { supportsAllDrives: true });
@@ -71,7 +72,7 @@ export function folderRoutes(app: FastifyInstance, svc: FilesService): void {
     return childJson(base(), folder.id, child.id);
   });
 
-  route(app, 'POST', '/files/:folderId/children', async (req) => {
+  route(app, 'POST', '/files/:folderId/children', FOLDER_SCHEMAS.insertChild, async (req) => {
     const caller = await callerOf(svc, req, true);
     const childId = referenceId(req);
     const folderId = svc.resolveId(caller, params(req).folderId);
@@ -79,20 +80,20 @@ export function folderRoutes(app: FastifyInstance, svc: FilesService): void {
     return childJson(base(), folderId, svc.resolveId(caller, childId));
   });
 
-  route(app, 'DELETE', '/files/:folderId/children/:childId', async (req, reply) => {
+  route(app, 'DELETE', '/files/:folderId/children/:childId', FOLDER_SCHEMAS.deleteChild, async (req, reply) => {
     const caller = await callerOf(svc, req, true);
     await relink(svc, caller, req, params(req).childId, svc.resolveId(caller, params(req).folderId), false);
     return reply.code(204).send();
   });
 
-  route(app, 'GET', '/files/:fileId/parents', async (req) => {
+  route(app, 'GET', '/files/:fileId/parents', FOLDER_SCHEMAS.listParents, async (req) => {
     const caller = await callerOf(svc, req, false);
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: new Query(req).allDrives });
     const parents = (await parentsOf(svc.db, [file.id])).get(file.id) ?? [];
     return { kind: 'drive#parentList', selfLink: `${base()}${API_PATH}/files/${file.id}/parents`, items: parents.map((p) => parentJson(base(), file.id, p, caller.rootId)) };
   });
 
-  route(app, 'GET', '/files/:fileId/parents/:parentId', async (req) => {
+  route(app, 'GET', '/files/:fileId/parents/:parentId', FOLDER_SCHEMAS.getParent, async (req) => {
     const caller = await callerOf(svc, req, false);
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: new Query(req).allDrives });
     const parentId = svc.resolveId(caller, params(req).parentId);
@@ -100,14 +101,14 @@ export function folderRoutes(app: FastifyInstance, svc: FilesService): void {
     return parentJson(base(), file.id, parentId, caller.rootId);
   });
 
-  route(app, 'POST', '/files/:fileId/parents', async (req) => {
+  route(app, 'POST', '/files/:fileId/parents', FOLDER_SCHEMAS.insertParent, async (req) => {
     const caller = await callerOf(svc, req, true);
     const parentId = svc.resolveId(caller, referenceId(req));
     await relink(svc, caller, req, params(req).fileId, parentId, true);
     return parentJson(base(), svc.resolveId(caller, params(req).fileId), parentId, caller.rootId);
   });
 
-  route(app, 'DELETE', '/files/:fileId/parents/:parentId', async (req, reply) => {
+  route(app, 'DELETE', '/files/:fileId/parents/:parentId', FOLDER_SCHEMAS.deleteParent, async (req, reply) => {
     const caller = await callerOf(svc, req, true);
     await relink(svc, caller, req, params(req).fileId, svc.resolveId(caller, params(req).parentId), false);
     return reply.code(204).send();

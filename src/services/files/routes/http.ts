@@ -1,6 +1,6 @@
 // Route registration under both prefixes (the spec's /storage/v2 and /drive/v2, which the googleapis client
 // hard-codes), and the reading of query parameters in Drive's way (400 `invalid` naming the parameter).
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteShorthandOptions } from 'fastify';
 import { decodePageToken, encodePageToken } from '../../../core/google/index.ts';
 import { invalidValue, requiredValue } from '../errors.ts';
 
@@ -9,8 +9,9 @@ export const UPLOAD_PREFIXES = ['/upload/storage/v2', '/upload/drive/v2', '/resu
 
 type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
-export function route(app: FastifyInstance, method: HTTPMethods, path: string, handler: Handler, prefixes = API_PREFIXES): void {
-  for (const prefix of prefixes) app.route({ method, url: prefix + path, handler });
+/** `documentation`: the documented() schema of the method (schemas/), the same under every prefix. */
+export function route(app: FastifyInstance, method: HTTPMethods, path: string, documentation: RouteShorthandOptions, handler: Handler, prefixes = API_PREFIXES): void {
+  for (const prefix of prefixes) app.route({ ...documentation, method, url: prefix + path, handler });
 }
 
 export const params = (req: FastifyRequest) => req.params as Record<string, string>;

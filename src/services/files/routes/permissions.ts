@@ -10,6 +10,7 @@ import { saveFile, type FileRecord } from '../store/files.ts';
 import { deletePermission, getPermission, listPermissions, putPermission, granteeValue, type PermissionRecord } from '../store/permissions.ts';
 import { callerOf } from './files.ts';
 import { Query, header, objectBody, offsetPage, params, route } from './http.ts';
+import { PERMISSION_SCHEMAS } from './schemas/permissions.ts';
 
 function canShare(file: FileRecord, role: Role): boolean {
   if (file.driveId) return atLeast(role, 'organizer') || (atLeast(role, 'writer') && file.writersCanShare);
@@ -31,7 +32,7 @@ async function transferOwnership(u: Unit, file: FileRecord, to: PermissionRecord
 export function permissionRoutes(app: FastifyInstance, svc: FilesService): void {
   const notFound = (id: string) => notFoundOf('Permission', id, 'permissionId');
 
-  route(app, 'GET', '/files/:fileId/permissions', async (req) => {
+  route(app, 'GET', '/files/:fileId/permissions', PERMISSION_SCHEMAS.list, async (req) => {
     const caller = await callerOf(svc, req, false);
     const q = new Query(req);
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: q.allDrives });
@@ -41,7 +42,7 @@ export function permissionRoutes(app: FastifyInstance, svc: FilesService): void 
     return { kind: 'drive#permissionList', selfLink: `${svc.ctx.baseUrl}${API_PATH}/files/${file.id}/permissions`, ...page };
   });
 
-  route(app, 'GET', '/files/:fileId/permissions/:permissionId', async (req) => {
+  route(app, 'GET', '/files/:fileId/permissions/:permissionId', PERMISSION_SCHEMAS.get, async (req) => {
     const caller = await callerOf(svc, req, false);
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: new Query(req).allDrives });
     const p = await getPermission(svc.db, file.id, params(req).permissionId);
@@ -49,7 +50,7 @@ export function permissionRoutes(app: FastifyInstance, svc: FilesService): void 
     return permissionJson(svc, p);
   });
 
-  route(app, 'POST', '/files/:fileId/permissions', async (req) => {
+  route(app, 'POST', '/files/:fileId/permissions', PERMISSION_SCHEMAS.insert, async (req) => {
     const caller = await callerOf(svc, req, true);
     const q = new Query(req);
     const input = readPermissionInput(objectBody(req), true, svc.now());
@@ -102,7 +103,7 @@ export function permissionRoutes(app: FastifyInstance, svc: FilesService): void 
   });
 
   for (const method of ['PUT', 'PATCH'] as const) {
-    route(app, method, '/files/:fileId/permissions/:permissionId', async (req) => {
+    route(app, method, '/files/:fileId/permissions/:permissionId', PERMISSION_SCHEMAS.update, async (req) => {
       const caller = await callerOf(svc, req, true);
       const q = new Query(req);
       const input = readPermissionInput(objectBody(req), false, svc.now());
@@ -135,7 +136,7 @@ export function permissionRoutes(app: FastifyInstance, svc: FilesService): void 
     });
   }
 
-  route(app, 'DELETE', '/files/:fileId/permissions/:permissionId', async (req, reply) => {
+  route(app, 'DELETE', '/files/:fileId/permissions/:permissionId', PERMISSION_SCHEMAS.delete, async (req, reply) => {
     const caller = await callerOf(svc, req, true);
     const q = new Query(req);
     await svc.write(caller, async (u) => {
@@ -151,7 +152,7 @@ export function permissionRoutes(app: FastifyInstance, svc: FilesService): void 
     return reply.code(204).send();
   });
 
-  route(app, 'GET', '/permissionIds/:email', async (req) => {
+  route(app, 'GET', '/permissionIds/:email', PERMISSION_SCHEMAS.getIdForEmail, async (req) => {
     await callerOf(svc, req, false);
     const email = params(req).email.trim().toLowerCase();
     if (!isEmail(email)) throw invalidValue('email', `Invalid e-mail address: ${params(req).email}`);

@@ -7,19 +7,20 @@ import type { FilesService } from '../service.ts';
 import { countProperties, deleteProperty, getProperty, listProperties, putProperty } from '../store/properties.ts';
 import { callerOf } from './files.ts';
 import { Query, objectBody, params, route } from './http.ts';
+import { PROPERTY_SCHEMAS } from './schemas/properties.ts';
 
 export function propertyRoutes(app: FastifyInstance, svc: FilesService): void {
   const notFound = (key: string) => notFoundOf('Property', key, 'propertyKey');
   const keyOf = (req: FastifyRequest) => checkKey(params(req).propertyKey, 'propertyKey');
 
-  route(app, 'GET', '/files/:fileId/properties', async (req) => {
+  route(app, 'GET', '/files/:fileId/properties', PROPERTY_SCHEMAS.list, async (req) => {
     const caller = await callerOf(svc, req, false);
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: true });
     const items = await listProperties(svc.db, [file.id]);
     return { kind: 'drive#propertyList', selfLink: `${svc.ctx.baseUrl}${API_PATH}/files/${file.id}/properties`, items: items.map((p) => propertyJson(svc.ctx.baseUrl, p)) };
   });
 
-  route(app, 'GET', '/files/:fileId/properties/:propertyKey', async (req) => {
+  route(app, 'GET', '/files/:fileId/properties/:propertyKey', PROPERTY_SCHEMAS.get, async (req) => {
     const caller = await callerOf(svc, req, false);
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: true });
     const p = await getProperty(svc.db, file.id, keyOf(req), readVisibility(new Query(req).string('visibility')));
@@ -27,7 +28,7 @@ export function propertyRoutes(app: FastifyInstance, svc: FilesService): void {
     return propertyJson(svc.ctx.baseUrl, p);
   });
 
-  route(app, 'POST', '/files/:fileId/properties', async (req) => {
+  route(app, 'POST', '/files/:fileId/properties', PROPERTY_SCHEMAS.insert, async (req) => {
     const caller = await callerOf(svc, req, true);
     const input = readPropertyInput(objectBody(req), 'resource', true);
     const saved = await svc.write(caller, async (u) => {
@@ -43,7 +44,7 @@ export function propertyRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   for (const method of ['PUT', 'PATCH'] as const) {
-    route(app, method, '/files/:fileId/properties/:propertyKey', async (req) => {
+    route(app, method, '/files/:fileId/properties/:propertyKey', PROPERTY_SCHEMAS.update, async (req) => {
       const caller = await callerOf(svc, req, true);
       const key = keyOf(req);
       const body = objectBody(req);
@@ -65,7 +66,7 @@ export function propertyRoutes(app: FastifyInstance, svc: FilesService): void {
     });
   }
 
-  route(app, 'DELETE', '/files/:fileId/properties/:propertyKey', async (req, reply) => {
+  route(app, 'DELETE', '/files/:fileId/properties/:propertyKey', PROPERTY_SCHEMAS.delete, async (req, reply) => {
     const caller = await callerOf(svc, req, true);
     const key = keyOf(req);
     const visibility = readVisibility(new Query(req).string('visibility'));

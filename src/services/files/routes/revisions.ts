@@ -9,6 +9,7 @@ import { saveFile } from '../store/files.ts';
 import { deleteRevision, getRevision, listRevisions, updateRevisionFlags, type RevisionRecord } from '../store/revisions.ts';
 import { callerOf } from './files.ts';
 import { Query, objectBody, offsetPage, params, route } from './http.ts';
+import { REVISION_SCHEMAS } from './schemas/revisions.ts';
 
 const MAX_PINNED = 200;
 
@@ -20,7 +21,7 @@ export function revisionRoutes(app: FastifyInstance, svc: FilesService): void {
   const notFound = (id: string) => notFoundOf('Revision', id, 'revisionId');
   const resolveRevision = (id: string, head: string | null) => (id === 'head' && head ? head : id);
 
-  route(app, 'GET', '/files/:fileId/revisions', async (req) => {
+  route(app, 'GET', '/files/:fileId/revisions', REVISION_SCHEMAS.list, async (req) => {
     const caller = await callerOf(svc, req, false);
     const q = new Query(req);
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: true });
@@ -30,7 +31,7 @@ export function revisionRoutes(app: FastifyInstance, svc: FilesService): void {
     return { kind: 'drive#revisionList', selfLink: `${svc.ctx.baseUrl}${API_PATH}/files/${file.id}/revisions`, ...page };
   });
 
-  route(app, 'GET', '/files/:fileId/revisions/:revisionId', async (req) => {
+  route(app, 'GET', '/files/:fileId/revisions/:revisionId', REVISION_SCHEMAS.get, async (req) => {
     const caller = await callerOf(svc, req, false);
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: true });
     const r = await getRevision(svc.db, file.id, resolveRevision(params(req).revisionId, file.headRevisionId));
@@ -39,7 +40,7 @@ export function revisionRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   for (const method of ['PUT', 'PATCH'] as const) {
-    route(app, method, '/files/:fileId/revisions/:revisionId', async (req) => {
+    route(app, method, '/files/:fileId/revisions/:revisionId', REVISION_SCHEMAS.update, async (req) => {
       const caller = await callerOf(svc, req, true);
       const body = objectBody(req);
       for (const field of ['pinned', 'published', 'publishAuto', 'publishedOutsideDomain']) {
@@ -62,7 +63,7 @@ export function revisionRoutes(app: FastifyInstance, svc: FilesService): void {
     });
   }
 
-  route(app, 'DELETE', '/files/:fileId/revisions/:revisionId', async (req, reply) => {
+  route(app, 'DELETE', '/files/:fileId/revisions/:revisionId', REVISION_SCHEMAS.delete, async (req, reply) => {
     const caller = await callerOf(svc, req, true);
     await svc.write(caller, async (u) => {
       const { file } = await svc.access(u.tx, caller, params(req).fileId, { need: 'writer', supportsAllDrives: true });
