@@ -6,29 +6,29 @@ import { renderShelf } from '../domain/render.ts';
 import { shelfOf, type Library } from '../library.ts';
 import { libraryCaller } from './auth.ts';
 import { booleanParam, enumParam, integerParam, pageOf, param, projectionOf, requiredParam, type Query } from './params.ts';
+import { CHANGE_REASONS, MY_LIBRARY_SCHEMAS } from './schemas/bookshelves.ts';
 import { shelfVolumes, volumesAnswer } from './shelf-volumes.ts';
 
 const BASE = '/books/v1/mylibrary/bookshelves';
-const REASONS = ['ios-prex', 'ios-search', 'onboarding'] as const;
 
 export function myLibraryRoutes(app: FastifyInstance, ctx: ServiceContext, library: Library): void {
   const me = async (req: FastifyRequest) => (await libraryCaller(req, ctx)).principal.id;
   const shelfParam = (req: FastifyRequest) => (req.params as { shelf: string }).shelf;
   const done = (reply: FastifyReply) => reply.code(204).send();
 
-  app.get(BASE, async (req) => {
+  app.get(BASE, MY_LIBRARY_SCHEMAS.list, async (req) => {
     const userId = await me(req);
     const views = await library.views(userId);
     return { kind: 'books#bookshelves', items: views.map((v) => renderShelf(v, library.selfLink(userId, v.shelf.id))) };
   });
 
-  app.get(`${BASE}/:shelf`, async (req) => {
+  app.get(`${BASE}/:shelf`, MY_LIBRARY_SCHEMAS.get, async (req) => {
     const userId = await me(req);
     const view = await library.view(userId, shelfParam(req), false);
     return renderShelf(view, library.selfLink(userId, view.shelf.id));
   });
 
-  app.get(`${BASE}/:shelf/volumes`, async (req) => {
+  app.get(`${BASE}/:shelf/volumes`, MY_LIBRARY_SCHEMAS.listVolumes, async (req) => {
     const userId = await me(req);
     const query = req.query as Query;
     const page = pageOf(query);
@@ -45,21 +45,21 @@ export function myLibraryRoutes(app: FastifyInstance, ctx: ServiceContext, libra
   // addVolume and removeVolume take the same parameters.
   const changes = { addVolume: library.addVolume, removeVolume: library.removeVolume } as const;
   for (const [method, change] of Object.entries(changes)) {
-    app.post(`${BASE}/:shelf/${method}`, async (req, reply) => {
+    app.post(`${BASE}/:shelf/${method}`, MY_LIBRARY_SCHEMAS.changeVolume, async (req, reply) => {
       const userId = await me(req);
       const query = req.query as Query;
-      enumParam(query, 'reason', REASONS);
+      enumParam(query, 'reason', CHANGE_REASONS);
       await change.call(library, userId, shelfParam(req), requiredParam(query, 'volumeId'));
       return done(reply);
     });
   }
 
-  app.post(`${BASE}/:shelf/clearVolumes`, async (req, reply) => {
+  app.post(`${BASE}/:shelf/clearVolumes`, MY_LIBRARY_SCHEMAS.clearVolumes, async (req, reply) => {
     await library.clearVolumes(await me(req), shelfParam(req));
     return done(reply);
   });
 
-  app.post(`${BASE}/:shelf/moveVolume`, async (req, reply) => {
+  app.post(`${BASE}/:shelf/moveVolume`, MY_LIBRARY_SCHEMAS.moveVolume, async (req, reply) => {
     const userId = await me(req);
     const query = req.query as Query;
     const volumeId = requiredParam(query, 'volumeId');

@@ -7,6 +7,7 @@ import { parseVolumeQuery } from '../domain/query.ts';
 import { volumeNotFound, type Library } from '../library.ts';
 import { publicCaller, readerOf } from './auth.ts';
 import { booleanParam, enumParam, pageOf, param, projectionOf, type Query } from './params.ts';
+import { DOWNLOADS, LIBRARY_RESTRICTS, MATURITY_RATINGS, ORDER_BY, PRINT_TYPES, VOLUME_SCHEMAS } from './schemas/volumes.ts';
 
 const missingQuery = () => new GoogleError(400, 'Missing query.', { reason: 'queryRequired', location: 'q', locationType: 'parameter' });
 
@@ -17,21 +18,21 @@ export function searchOptionsOf(query: Query, q: string): Omit<SearchOptions, 'l
     throw invalidArgument(`Invalid value '${langRestrict}' for langRestrict: expected an ISO 639-1 language code.`, 'langRestrict');
   }
   // Accepted for compatibility; the catalog holds no mature titles and no preorders.
-  enumParam(query, 'maxAllowedMaturityRating', ['mature', 'not-mature']);
+  enumParam(query, 'maxAllowedMaturityRating', MATURITY_RATINGS);
   booleanParam(query, 'showPreorders');
   return {
     query: parseVolumeQuery(q),
     ...pageOf(query),
-    orderBy: enumParam(query, 'orderBy', ['relevance', 'newest'], 'relevance'),
-    printType: enumParam(query, 'printType', ['all', 'books', 'magazines'], 'all'),
+    orderBy: enumParam(query, 'orderBy', ORDER_BY, 'relevance'),
+    printType: enumParam(query, 'printType', PRINT_TYPES, 'all'),
     filter: enumParam(query, 'filter', FILTERS),
     langRestrict: langRestrict ? langRestrict.toLowerCase() : undefined,
-    download: enumParam(query, 'download', ['epub']),
+    download: enumParam(query, 'download', DOWNLOADS),
   };
 }
 
 export function volumeRoutes(app: FastifyInstance, ctx: ServiceContext, library: Library): void {
-  app.get('/books/v1/volumes', async (req) => {
+  app.get('/books/v1/volumes', VOLUME_SCHEMAS.list, async (req) => {
     const caller = await publicCaller(req, ctx);
     const query = req.query as Query;
     const q = param(query, 'q');
@@ -39,7 +40,7 @@ export function volumeRoutes(app: FastifyInstance, ctx: ServiceContext, library:
     const options: SearchOptions = searchOptionsOf(query, q);
     const projection = projectionOf(query);
     const reader = readerOf(caller);
-    if (enumParam(query, 'libraryRestrict', ['my-library', 'no-restrict']) === 'my-library') {
+    if (enumParam(query, 'libraryRestrict', LIBRARY_RESTRICTS) === 'my-library') {
       if (!reader) throw new GoogleError(401, 'libraryRestrict=my-library needs an OAuth token that names a user.', { reason: 'authError', location: 'Authorization', locationType: 'header' });
       options.libraryOf = { userId: reader };
     }
@@ -48,7 +49,7 @@ export function volumeRoutes(app: FastifyInstance, ctx: ServiceContext, library:
     return { kind: 'books#volumes', totalItems: found.totalItems, ...(items.length ? { items } : {}) };
   });
 
-  app.get('/books/v1/volumes/:volumeId', async (req) => {
+  app.get('/books/v1/volumes/:volumeId', VOLUME_SCHEMAS.get, async (req) => {
     const caller = await publicCaller(req, ctx);
     const query = req.query as Query;
     const projection = projectionOf(query);
