@@ -1,9 +1,11 @@
 // Group commit: the durable write path of every service. On SQLite, units of work that arrive together share one
 // transaction and therefore one fsync; each runs in a savepoint of its own, so a unit that throws rolls back only its
 // own changes and its caller gets its own error. A caller's promise settles only after the commit that carries its
-// work, so an HTTP answer is never sent before its write is durable.
+// work is durable, so an HTTP answer is never sent before its write is on disk. The fsync itself runs off the event
+// loop (makeDurable) while the batch still holds the connection: every service keeps serving meanwhile, and no query
+// on the connection sees the batch before it is durable.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Kysely, Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 
 export type UnitOfWork<T> = (tx: Transaction<any>) => Promise<T>;
 
@@ -15,8 +17,19 @@ interface Pending {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-/** Set while a unit of work runs: a query that bypasses its transaction would wait for that same transaction. */
-export const insideUnitOfWork = new AsyncLocalStorage<true>();
+/**
+ * Set while a unit of work runs: a query that bypasses its transaction would wait for that same transaction. On Node
+ * 20 an AsyncLocalStorage in use installs promise hooks that tax every promise of the process (about a tenth of a hot
+ * read's time), so the check is on where programming errors are looked for: under the test runner (which sets
+ * NODE_TEST_CONTEXT) or with TWINSTACK_CHECK_NESTED_WRITES=1.
+ */
+const nestedWritesChecked = process.env.NODE_TEST_CONTEXT !== undefined || process.env.TWINSTACK_CHECK_NESTED_WRITES === '1';
+const unitContext = new AsyncLocalStorage<true>();
+
+export const insideUnitOfWork = {
+  getStore: (): true | undefined => (nestedWritesChecked ? unitContext.getStore() : undefined),
+  run: <R>(fn: () => R): R => (nestedWritesChecked ? unitContext.run(true, fn) : fn()),
+};
 
 export class NestedWriteError extends Error {
   constructor(what: string) {
@@ -27,15 +40,37 @@ export class NestedWriteError extends Error {
 /** Most units folded into one commit: bounds the latency the first of them waits for the last. */
 const MAX_BATCH = 512;
 
+export interface GroupCommitOptions {
+  /**
+   * Makes what the last commit wrote durable: a batch then commits with synchronous=NORMAL (no fsync inside COMMIT)
+   * and this fsyncs the WAL on the thread pool. Absent, a commit is taken as durable when it returns (the
+   * connection's own setting: FULL fsyncs inside COMMIT, blocking the event loop; NORMAL traded durability away).
+   */
+  makeDurable?: () => Promise<void>;
+}
+
+// The statements around units, compiled once: they run for every unit of every batch.
+const BEGIN = CompiledQuery.raw('begin immediate');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
+const SAVEPOINT = CompiledQuery.raw('savepoint unit');
+const RELEASE = CompiledQuery.raw('release unit');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to unit');
+// Writes outside the group-commit path (migrations, loads) keep the connection's FULL setting.
+const RELAXED_SYNC = CompiledQuery.raw('pragma synchronous = NORMAL');
+const FULL_SYNC = CompiledQuery.raw('pragma synchronous = FULL');
+
 export class GroupCommitter {
   readonly #kysely: Kysely<any>;
+  readonly #makeDurable: (() => Promise<void>) | undefined;
   #queue: Pending[] = [];
   #draining = false;
   #batches = 0;
   #units = 0;
 
-  constructor(kysely: Kysely<any>) {
+  constructor(kysely: Kysely<any>, options: GroupCommitOptions = {}) {
     this.#kysely = kysely;
+    this.#makeDurable = options.makeDurable;
   }
 
   write<T>(fn: UnitOfWork<T>): Promise<T> {
@@ -71,25 +106,31 @@ export class GroupCommitter {
     await new Promise((resolve) => setImmediate(resolve));
     const batch: Pending[] = [];
     const outcomes: Outcome[] = [];
-    let trx;
     try {
-      trx = await this.#kysely.startTransaction().execute();
+      // One connection held from BEGIN to durability: other queries of the process wait for it, as they would for an
+      // fsync inside COMMIT, but the event loop does not.
+      await this.#kysely.connection().execute(async (conn) => {
+        if (this.#makeDurable) await conn.executeQuery(RELAXED_SYNC);
+        await conn.executeQuery(BEGIN);
+        try {
+          // Units that arrive while earlier ones run join this batch, up to MAX_BATCH.
+          while (this.#queue.length > 0 && batch.length < MAX_BATCH) {
+            const pending = this.#queue.shift()!;
+            batch.push(pending);
+            outcomes.push(await runInSavepoint(conn, pending.fn));
+          }
+          await conn.executeQuery(COMMIT);
+        } catch (error) {
+          await conn.executeQuery(ROLLBACK).catch(() => undefined);
+          throw error;
+        } finally {
+          if (this.#makeDurable) await conn.executeQuery(FULL_SYNC);
+        }
+        await this.#makeDurable?.();
+      });
     } catch (error) {
-      for (const p of this.#queue.splice(0, MAX_BATCH)) p.reject(error);
-      return;
-    }
-    try {
-      // Units that arrive while earlier ones run join this batch, up to MAX_BATCH.
-      while (this.#queue.length > 0 && batch.length < MAX_BATCH) {
-        const pending = this.#queue.shift()!;
-        batch.push(pending);
-        outcomes.push(await runInSavepoint(trx, pending.fn));
-      }
-      await trx.commit().execute();
-    } catch (error) {
-      // The commit itself failed (disk full, connection lost): nothing in the batch is durable.
-      await trx.rollback().execute().catch(() => undefined);
-      for (const p of batch) p.reject(error);
+      // BEGIN, the commit or the fsync failed (disk full, I/O error): nothing in the batch is known to be durable.
+      for (const p of batch.length > 0 ? batch : this.#queue.splice(0, MAX_BATCH)) p.reject(error);
       return;
     }
     this.#batches += 1;
@@ -102,15 +143,17 @@ export class GroupCommitter {
   }
 }
 
-async function runInSavepoint(trx: Transaction<any> & { savepoint: any }, fn: UnitOfWork<unknown>): Promise<Outcome> {
-  const sp = await trx.savepoint('unit').execute();
+/** Runs one unit in a savepoint of the batch's transaction: its failure undoes its own writes only. */
+async function runInSavepoint(conn: Kysely<any>, fn: UnitOfWork<unknown>): Promise<Outcome> {
+  await conn.executeQuery(SAVEPOINT);
   try {
-    const value = await insideUnitOfWork.run(true, () => fn(sp));
-    await sp.releaseSavepoint('unit').execute();
+    // The unit sees a Kysely bound to the batch's connection, inside its transaction.
+    const value = await insideUnitOfWork.run(() => fn(conn as Transaction<any>));
+    await conn.executeQuery(RELEASE);
     return { ok: true, value };
   } catch (error) {
-    await sp.rollbackToSavepoint('unit').execute();
-    await sp.releaseSavepoint('unit').execute();
+    await conn.executeQuery(ROLLBACK_TO);
+    await conn.executeQuery(RELEASE);
     return { ok: false, error };
   }
 }

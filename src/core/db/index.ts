@@ -8,6 +8,7 @@ import { boundedCache, type CacheBudget } from '../cache.ts';
 import type { DialectName } from './dialect.ts';
 import { GroupCommitter, NestedWriteError, insideUnitOfWork, type UnitOfWork } from './group-commit.ts';
 import { SqliteReadPool } from './read-pool.ts';
+import { WalSync } from './wal-sync.ts';
 
 export { NestedWriteError, type UnitOfWork } from './group-commit.ts';
 
@@ -57,10 +58,14 @@ function openSqlite(path: string, options: OpenOptions): Database {
   const handle = new SQLite(path);
   handle.pragma('journal_mode = WAL');
   handle.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+  // FULL durability without FULL's fsync inside COMMIT (which blocks the event loop of every service): group commits
+  // run with NORMAL and the committer fsyncs the WAL on the thread pool before any caller is answered.
+  const fsyncOffLoop = (options.synchronous ?? 'FULL') === 'FULL' && path !== ':memory:';
   handle.pragma('foreign_keys = ON');
   handle.pragma('busy_timeout = 5000');
   const kysely = new Kysely<any>({ dialect: new GuardedSqliteDialect({ database: withStatementCache(handle, options.statementCache ?? DEFAULT_STATEMENT_CACHE_BUDGET) }) });
-  const committer = new GroupCommitter(kysely);
+  const wal = fsyncOffLoop ? new WalSync(`${path}-wal`) : undefined;
+  const committer = new GroupCommitter(kysely, { makeDurable: wal && (() => wal.sync()) });
   // An in-memory database is private to its connection: its long reads stay on the main thread.
   const readers = path === ':memory:' ? undefined : new SqliteReadPool(path);
   return wrap(kysely, 'sqlite', path, {
@@ -69,6 +74,7 @@ function openSqlite(path: string, options: OpenOptions): Database {
     heavyRead: async (query) => (readers ? readers.run(query.compile()) : (await kysely.executeQuery(query.compile())).rows),
     close: async () => {
       await committer.idle();
+      await wal?.close();
       await readers?.close();
       await kysely.destroy();
     },
@@ -164,7 +170,7 @@ async function openPostgres(rawUrl: string): Promise<Database> {
         if (insideUnitOfWork.getStore()) return Promise.reject(new NestedWriteError('db.write()'));
         return kysely
           .transaction()
-          .execute((tx) => insideUnitOfWork.run(true, () => fn(tx)))
+          .execute((tx) => insideUnitOfWork.run(() => fn(tx)))
           .then((value) => {
             written++;
             return value;
