@@ -120,7 +120,10 @@ export class Barrier {
     header.writeUInt32BE(active.term, 0);
     header[4] = VERSION;
     this.#encryptions++;
-    return Buffer.concat([header, seal(active.key, plaintext, path)]);
+    const sealed = Buffer.concat([header, seal(active.key, plaintext, path)]);
+    // The physical cache hands this very buffer back on the next read: that read need not decrypt it again.
+    this.#opened.set(sealed, { path, plaintext });
+    return sealed;
   }
 
   async delete(path: string): Promise<void> {

@@ -3,6 +3,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import { boundedCache, type CacheBudget } from '../../../core/cache.ts';
 import { columnTypes } from '../../../core/db/dialect.ts';
 import type { Database } from '../../../core/db/index.ts';
+import { prepared } from '../../../core/db/prepared.ts';
 import { StorageConflictError } from '../contract.ts';
 
 export const ENTRIES_TABLE = 'secrets_entries';
@@ -41,6 +42,18 @@ export class PhysicalStorage {
   readonly #database: Database;
   readonly #db: Kysely<any>;
   readonly #cache: ReturnType<typeof boundedCache<string, Cached>> | null;
+  // The point queries every request runs, compiled once for this database's dialect.
+  readonly #select = prepared<{ value: Uint8Array }>(() => this.#db.selectFrom(ENTRIES_TABLE).select('value').where('path', '=', ''));
+  readonly #upsert = prepared(() =>
+    this.#db
+      .insertInto(ENTRIES_TABLE)
+      .values({ path: '', value: Buffer.alloc(0) })
+      .onConflict((oc) => oc.column('path').doUpdateSet({ value: Buffer.alloc(0) })),
+  );
+  readonly #remove = prepared(() => this.#db.deleteFrom(ENTRIES_TABLE).where('path', '=', ''));
+  readonly #insertIfAbsent = prepared(() => this.#db.insertInto(ENTRIES_TABLE).values({ path: '', value: Buffer.alloc(0) }).onConflict((oc) => oc.column('path').doNothing()));
+  readonly #updateIfUnchanged = prepared(() => this.#db.updateTable(ENTRIES_TABLE).set({ value: Buffer.alloc(0) }).where('path', '=', '').where('value', '=', Buffer.alloc(0)));
+  readonly #removeIfUnchanged = prepared(() => this.#db.deleteFrom(ENTRIES_TABLE).where('path', '=', '').where('value', '=', Buffer.alloc(0)));
 
   constructor(database: Database, options: { cache?: boolean; cacheBudget?: CacheBudget } = {}) {
     this.#database = database;
@@ -65,7 +78,7 @@ export class PhysicalStorage {
   async get(path: string): Promise<Buffer | undefined> {
     const cached = this.#cache?.get(path);
     if (cached !== undefined) return cached.value ?? undefined;
-    const row = await this.#db.selectFrom(ENTRIES_TABLE).select('value').where('path', '=', path).executeTakeFirst();
+    const row = (await this.#select(this.#db, path)).rows[0];
     const value = row ? Buffer.from(row.value) : undefined;
     this.#remember(path, value ?? null);
     return value;
@@ -73,19 +86,13 @@ export class PhysicalStorage {
 
   async put(path: string, value: Buffer): Promise<void> {
     this.#cache?.delete(path);
-    await this.#database.write((tx) =>
-      tx
-        .insertInto(ENTRIES_TABLE)
-        .values({ path, value })
-        .onConflict((oc) => oc.column('path').doUpdateSet({ value }))
-        .execute(),
-    );
+    await this.#database.write((tx) => this.#upsert(tx, path, value, value));
     this.#remember(path, value);
   }
 
   async delete(path: string): Promise<void> {
     this.#cache?.delete(path);
-    await this.#database.write((tx) => tx.deleteFrom(ENTRIES_TABLE).where('path', '=', path).execute());
+    await this.#database.write((tx) => this.#remove(tx, path));
     this.#remember(path, null);
   }
 
@@ -101,14 +108,8 @@ export class PhysicalStorage {
         for (const { path, value } of ops) {
           if (guard && path === guard.path) {
             if (!(await this.#conditionalWrite(tx, path, value, guard.expected))) throw new StorageConflictError(path);
-          } else if (value === null) await tx.deleteFrom(ENTRIES_TABLE).where('path', '=', path).execute();
-          else {
-            await tx
-              .insertInto(ENTRIES_TABLE)
-              .values({ path, value })
-              .onConflict((oc) => oc.column('path').doUpdateSet({ value }))
-              .execute();
-          }
+          } else if (value === null) await this.#remove(tx, path);
+          else await this.#upsert(tx, path, value, value);
         }
       });
     } catch (err) {
@@ -121,15 +122,11 @@ export class PhysicalStorage {
   /** True when the row was at `expected` (absent when null) and now holds `value` (absent when null). */
   async #conditionalWrite(tx: Kysely<any>, path: string, value: Buffer | null, expected: Buffer | null): Promise<boolean> {
     if (expected === null) {
-      if (value === null) return !(await tx.selectFrom(ENTRIES_TABLE).select('path').where('path', '=', path).executeTakeFirst());
-      const r = await tx.insertInto(ENTRIES_TABLE).values({ path, value }).onConflict((oc) => oc.column('path').doNothing()).executeTakeFirst();
-      return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+      if (value === null) return (await this.#select(tx, path)).rows.length === 0;
+      return Number((await this.#insertIfAbsent(tx, path, value)).numAffectedRows ?? 0) === 1;
     }
-    const r =
-      value === null
-        ? await tx.deleteFrom(ENTRIES_TABLE).where('path', '=', path).where('value', '=', expected).executeTakeFirst()
-        : await tx.updateTable(ENTRIES_TABLE).set({ value }).where('path', '=', path).where('value', '=', expected).executeTakeFirst();
-    return Number((r as { numUpdatedRows?: bigint; numDeletedRows?: bigint }).numUpdatedRows ?? (r as { numDeletedRows?: bigint }).numDeletedRows ?? 0) === 1;
+    const r = value === null ? await this.#removeIfUnchanged(tx, path, expected) : await this.#updateIfUnchanged(tx, value, path, expected);
+    return Number(r.numAffectedRows ?? 0) === 1;
   }
 
   /** Every stored path starting with `prefix`. */

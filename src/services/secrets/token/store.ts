@@ -1,6 +1,7 @@
 // Durable token storage in each namespace's system view. A token is kept only under its salted hash; accessors map
 // to that hash; a parent keeps an index of its children so revocation cascades. Expiry is decided on read from the
 // clock: an expired token (or one whose parent chain is gone or expired) is revoked with its children and refused.
+import { boundedCache } from '../../../core/cache.ts';
 import { hmacSha256 } from '../../../core/crypto.ts';
 import type { BarrierStorage, Namespace, SecretsCore, TokenSummary } from '../contract.ts';
 import { guardedUpdate } from './guarded-update.ts';
@@ -21,15 +22,32 @@ export interface LookupOptions {
   allowSpent?: boolean;
 }
 
+/** Hashes of recently presented tokens and accessors: every request hashes its token before it can look it up. */
+const HASH_CACHE_BUDGET = { entries: 10_000, bytes: 4 * 1024 * 1024 };
+
 export class TokenStore {
   readonly #core: SecretsCore;
+  readonly #hashes = boundedCache<string, string>(HASH_CACHE_BUDGET, (hash) => hash.length * 2);
+  /** The salt the cached hashes were made with: a new salt (the barrier reopened, state imported) empties the cache. */
+  #hashedWith: Buffer | undefined;
 
   constructor(core: SecretsCore) {
     this.#core = core;
   }
 
   async hash(value: string, kind: 'token' | 'accessor' = 'token'): Promise<string> {
-    return hmacSha256(await this.#saltValue(), `${kind}:${value}`).toString('hex');
+    const salt = await this.#saltValue();
+    if (salt !== this.#hashedWith) {
+      this.#hashes.clear();
+      this.#hashedWith = salt;
+    }
+    const input = `${kind}:${value}`;
+    let hash = this.#hashes.get(input);
+    if (hash === undefined) {
+      hash = hmacSha256(salt, input).toString('hex');
+      this.#hashes.set(input, hash);
+    }
+    return hash;
   }
 
   async #view(namespaceId: string): Promise<BarrierStorage | undefined> {
