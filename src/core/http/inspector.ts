@@ -61,7 +61,15 @@ const CARD_NUMBER = /\b\d(?:[ -]?\d){12,18}\b/g;
 interface Ring {
   entries: InspectedRequest[];
   bytes: number[];
+  /** Sum of `bytes`, kept as entries come and go (summing per request cost every request the ring's length). */
+  held: number;
   total: number;
+}
+
+/** An entry's size in the budget: its strings' UTF-8 bytes and a fixed allowance for the rest. */
+function sizeOf(entry: InspectedRequest): number {
+  const text = (s: string | null) => (s === null ? 0 : Buffer.byteLength(s));
+  return 160 + text(entry.service) + text(entry.requestId) + text(entry.method) + text(entry.path) + text(entry.principal) + text(entry.requestBody) + text(entry.responseBody);
 }
 
 export class RequestInspector {
@@ -107,7 +115,7 @@ export class RequestInspector {
   /** What each service's ring holds now. */
   usage(): Record<string, { entries: number; bytes: number; recorded: number }> {
     const out: Record<string, { entries: number; bytes: number; recorded: number }> = {};
-    for (const [service, ring] of this.#rings) out[service] = { entries: ring.entries.length, bytes: sum(ring.bytes), recorded: ring.total };
+    for (const [service, ring] of this.#rings) out[service] = { entries: ring.entries.length, bytes: ring.held, recorded: ring.total };
     return out;
   }
 
@@ -124,15 +132,15 @@ export class RequestInspector {
 
   #keep(entry: InspectedRequest): void {
     let ring = this.#rings.get(entry.service);
-    if (!ring) this.#rings.set(entry.service, (ring = { entries: [], bytes: [], total: 0 }));
-    const size = Buffer.byteLength(JSON.stringify(entry));
+    if (!ring) this.#rings.set(entry.service, (ring = { entries: [], bytes: [], held: 0, total: 0 }));
+    const size = sizeOf(entry);
     ring.entries.push(entry);
     ring.bytes.push(size);
+    ring.held += size;
     ring.total += 1;
-    let held = sum(ring.bytes);
-    while (ring.entries.length > 1 && (held > this.#bytesPerService || ring.entries.length > this.#entriesPerService)) {
+    while (ring.entries.length > 1 && (ring.held > this.#bytesPerService || ring.entries.length > this.#entriesPerService)) {
       ring.entries.shift();
-      held -= ring.bytes.shift()!;
+      ring.held -= ring.bytes.shift()!;
     }
   }
 }
@@ -147,10 +155,6 @@ export function matchesFilter(e: InspectedRequest, f: InspectorFilter): boolean 
     if (cls ? Math.floor(e.status / 100) !== Number(cls[1]) : String(e.status) !== f.status) return false;
   }
   return true;
-}
-
-function sum(values: number[]): number {
-  return values.reduce((a, b) => a + b, 0);
 }
 
 function notKept(body: unknown): string | null {
