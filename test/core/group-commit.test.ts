@@ -1,7 +1,12 @@
 // The durable write path: units of work that arrive together share a commit, each in its own savepoint.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'kysely';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { GroupCommitter } from '../../src/core/db/group-commit.ts';
 import { NestedWriteError, type Database } from '../../src/core/db/index.ts';
 import { DATABASES } from '../helpers/runtime.ts';
 import { testDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -81,3 +86,56 @@ for (const kind of DATABASES) {
     });
   });
 }
+
+describe('group commit with the fsync off the event loop (SQLite)', () => {
+  let dir: string;
+  let kysely: Kysely<any>;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'twinstack-gc-'));
+    kysely = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(join(dir, 'gc.db')) }) });
+    await sql`create table gc_durable (id integer primary key)`.execute(kysely);
+  });
+  after(async () => {
+    await kysely.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers a batch only once makeDurable resolves, and holds the connection until then', async () => {
+    let release!: () => void;
+    const durable = new Promise<void>((r) => (release = r));
+    const calls: string[] = [];
+    const committer = new GroupCommitter(kysely, {
+      makeDurable: async () => {
+        calls.push('sync');
+        await durable;
+      },
+    });
+    let answered = false;
+    const write = committer.write((tx) => tx.insertInto('gc_durable').values({ id: 1 }).execute()).then(() => (answered = true));
+    let readDone = false;
+    // Wait until the commit reached makeDurable.
+    while (calls.length === 0) await new Promise((r) => setImmediate(r));
+    const read = kysely.selectFrom('gc_durable').selectAll().execute().then((rows) => ((readDone = true), rows));
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(answered, false, 'no answer before the fsync');
+    assert.equal(readDone, false, 'no other query on the connection sees the batch before it is durable');
+    release();
+    await write;
+    assert.deepEqual((await read).map((r) => r.id), [1]);
+  });
+
+  it('fails every unit of the batch when the fsync fails (nothing is known durable)', async () => {
+    const committer = new GroupCommitter(kysely, { makeDurable: async () => Promise.reject(new Error('EIO')) });
+    const results = await Promise.allSettled([2, 3].map((id) => committer.write((tx) => tx.insertInto('gc_durable').values({ id }).execute())));
+    assert.deepEqual(results.map((r) => r.status === 'rejected' && (r.reason as Error).message), ['EIO', 'EIO']);
+  });
+
+  it('restores synchronous=FULL after each batch for writes outside the committer', async () => {
+    await sql`pragma synchronous = FULL`.execute(kysely);
+    const committer = new GroupCommitter(kysely, { makeDurable: async () => undefined });
+    await committer.write((tx) => tx.insertInto('gc_durable').values({ id: 4 }).execute());
+    const [row] = (await sql<{ synchronous: number }>`pragma synchronous`.execute(kysely)).rows;
+    assert.equal(row!.synchronous, 2, 'FULL');
+  });
+});
