@@ -33,8 +33,8 @@ export const LIMITS = {
   label: 256,
 } as const;
 
-const AUTO_DECLINE = ['declineNone', 'declineAllConflictingInvitations', 'declineOnlyNewConflictingInvitations'] as const;
-const RESPONSES = ['needsAction', 'declined', 'tentative', 'accepted'] as const;
+export const AUTO_DECLINE = ['declineNone', 'declineAllConflictingInvitations', 'declineOnlyNewConflictingInvitations'] as const;
+export const RESPONSES = ['needsAction', 'declined', 'tentative', 'accepted'] as const;
 
 export function readEvent(body: unknown, options: ReadOptions): EventFields {
   const o = obj(body ?? {}, 'resource');

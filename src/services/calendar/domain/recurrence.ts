@@ -30,8 +30,8 @@ const RULE_VALUES: Record<string, RegExp> = {
   BYDAY: new RegExp(`^[+-]?\\d{0,2}${DAY}(?:,[+-]?\\d{0,2}${DAY})*$`),
   WKST: new RegExp(`^${DAY}$`),
 };
-const MAX_LINES = 100;
-const MAX_LINE = 2048;
+export const MAX_LINES = 100;
+export const MAX_LINE = 2048;
 
 const invalidRule = (line: string) => badRequest(`Invalid recurrence rule: ${line.slice(0, 200)}`, 'recurrence');
 

@@ -1,5 +1,6 @@
 // events.*: the event resource's operations on a calendar.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { documented } from '../../../core/http/documented.ts';
 import type { ServiceContext } from '../../../core/service.ts';
 import { authenticate } from '../access.ts';
 import { badRequest, notFound, requiredField } from '../domain/errors.ts';
@@ -8,6 +9,10 @@ import { parseQuickAdd } from '../domain/quick-add.ts';
 import { renderEvent } from '../domain/render.ts';
 import type { Saved, WriteParams } from '../events.ts';
 import type { CalendarService } from '../wiring.ts';
+import { CalendarIdParams, EventIdParams } from './schemas/common.ts';
+import { Event } from './schemas/event.ts';
+import { EventGetQuery, EventListQuery, EventWriteQuery, InstancesQuery, MoveQuery, QuickAddQuery } from './schemas/event-query.ts';
+import { WatchChannel } from './schemas/channel.ts';
 
 type P = { calendarId: string; eventId: string };
 const p = (req: FastifyRequest) => req.params as P;
@@ -22,7 +27,7 @@ export function eventRoutes(app: FastifyInstance, ctx: ServiceContext, s: Calend
   const params = (req: FastifyRequest): WriteParams & { maxAttendees?: number } => ({ ...readWriteQuery(q(req)), ifMatch: header(req, 'if-match') });
   const answer = (saved: Saved, maxAttendees?: number) => renderEvent(saved.doc, saved.etag, s.reader.view(saved.calendar, undefined, maxAttendees));
 
-  app.get(BASE, async (req) => {
+  app.get(BASE, documented({ params: CalendarIdParams, querystring: EventListQuery }), async (req) => {
     const caller = await authenticate(req, ctx, 'read');
     const lq = readListQuery(q(req));
     const { calendar, role } = await s.calendars.resolve(caller, p(req).calendarId);
@@ -42,19 +47,19 @@ export function eventRoutes(app: FastifyInstance, ctx: ServiceContext, s: Calend
     };
   });
 
-  app.post(BASE, async (req) => {
+  app.post(BASE, documented({ params: CalendarIdParams, querystring: EventWriteQuery, body: Event }), async (req) => {
     const caller = await authenticate(req, ctx, 'write');
     const prm = params(req);
     return answer(await s.events.insert(caller, p(req).calendarId, req.body, prm), prm.maxAttendees);
   });
 
-  app.post(`${BASE}/import`, async (req) => {
+  app.post(`${BASE}/import`, documented({ params: CalendarIdParams, querystring: EventWriteQuery, body: Event }), async (req) => {
     const caller = await authenticate(req, ctx, 'write');
     const prm = { ...params(req), sendUpdates: 'none' as const };
     return answer(await s.events.insert(caller, p(req).calendarId, req.body, prm, 'import'));
   });
 
-  app.post(`${BASE}/quickAdd`, async (req) => {
+  app.post(`${BASE}/quickAdd`, documented({ params: CalendarIdParams, querystring: QuickAddQuery }), async (req) => {
     const caller = await authenticate(req, ctx, 'write');
     const prm = params(req);
     const text = strParam(q(req), 'text', 1024);
@@ -64,7 +69,7 @@ export function eventRoutes(app: FastifyInstance, ctx: ServiceContext, s: Calend
     return answer(await s.events.insert(caller, calendar.id, parsed, { ...prm, conferenceDataVersion: 0 }));
   });
 
-  app.post(`${BASE}/watch`, async (req) => {
+  app.post(`${BASE}/watch`, documented({ params: CalendarIdParams, querystring: EventListQuery, body: WatchChannel }), async (req) => {
     const caller = await authenticate(req, ctx, 'read');
     readListQuery(q(req));
     return ctx.db.write(async (tx) => {
@@ -79,7 +84,7 @@ export function eventRoutes(app: FastifyInstance, ctx: ServiceContext, s: Calend
     });
   });
 
-  app.get(`${BASE}/:eventId`, async (req, reply: FastifyReply) => {
+  app.get(`${BASE}/:eventId`, documented({ params: EventIdParams, querystring: EventGetQuery }), async (req, reply: FastifyReply) => {
     const caller = await authenticate(req, ctx, 'read');
     const zone = zoneParam(q(req));
     const maxAttendees = readWriteQuery(q(req)).maxAttendees;
@@ -91,27 +96,27 @@ export function eventRoutes(app: FastifyInstance, ctx: ServiceContext, s: Calend
   });
 
   for (const [method, patch] of [['put', false], ['patch', true]] as const) {
-    app[method](`${BASE}/:eventId`, async (req) => {
+    app[method](`${BASE}/:eventId`, documented({ params: EventIdParams, querystring: EventWriteQuery, body: Event }), async (req) => {
       const caller = await authenticate(req, ctx, 'write');
       const prm = params(req);
       return answer(await s.events.update(caller, p(req).calendarId, p(req).eventId, req.body, prm, patch), prm.maxAttendees);
     });
   }
 
-  app.delete(`${BASE}/:eventId`, async (req, reply) => {
+  app.delete(`${BASE}/:eventId`, documented({ params: EventIdParams, querystring: EventWriteQuery }), async (req, reply) => {
     const caller = await authenticate(req, ctx, 'write');
     await s.events.delete(caller, p(req).calendarId, p(req).eventId, params(req));
     reply.code(204).send();
   });
 
-  app.post(`${BASE}/:eventId/move`, async (req) => {
+  app.post(`${BASE}/:eventId/move`, documented({ params: EventIdParams, querystring: MoveQuery }), async (req) => {
     const caller = await authenticate(req, ctx, 'write');
     const destination = strParam(q(req), 'destination', 1024);
     if (destination === undefined || destination === '') throw requiredField('Missing destination.', 'destination');
     return answer(await s.events.move(caller, p(req).calendarId, p(req).eventId, destination, params(req)));
   });
 
-  app.get(`${BASE}/:eventId/instances`, async (req) => {
+  app.get(`${BASE}/:eventId/instances`, documented({ params: EventIdParams, querystring: InstancesQuery }), async (req) => {
     const caller = await authenticate(req, ctx, 'read');
     boolParam(q(req), 'alwaysIncludeEmail');
     const { calendar, role } = await s.calendars.resolve(caller, p(req).calendarId);
