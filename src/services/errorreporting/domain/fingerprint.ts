@@ -17,4 +17,7 @@ export function groupIdOf(key: GroupKey): string {
   return 'C' + createHash('sha256').update(material).digest('base64url').slice(0, 16);
 }
 
-export const isGroupId = (text: string): boolean => /^[A-Za-z0-9_-]{1,64}$/.test(text);
+/** What a group id may be: what groupIdOf makes, and what a client may name. */
+export const GROUP_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export const isGroupId = (text: string): boolean => GROUP_ID.test(text);

@@ -3,11 +3,11 @@
 import { invalidArgument } from '../../../core/google/index.ts';
 
 /** 6 to 30 characters, a lowercase letter first, lowercase letters, digits and hyphens, no trailing hyphen. */
-const PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
+export const PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
 /** A project number: digits, no leading zero. */
-const PROJECT_NUMBER = /^[1-9][0-9]{0,18}$/;
+export const PROJECT_NUMBER = /^[1-9][0-9]{0,18}$/;
 /** A location id such as `global` or `us-central1`. */
-const LOCATION = /^[a-z][a-z0-9-]{0,62}$/;
+export const LOCATION = /^[a-z][a-z0-9-]{0,62}$/;
 
 /** Every reported event is kept in this location (reports carry none). */
 export const HOME_LOCATION = 'global';

@@ -2,6 +2,7 @@
 // for a project and for a location of it.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidArgument, notFound } from '../../../core/google/index.ts';
+import { documented } from '../../../core/http/documented.ts';
 import type { ServiceContext } from '../../../core/service.ts';
 import { isGroupId } from '../domain/fingerprint.ts';
 import { readGroupUpdate } from '../domain/group-update.ts';
@@ -9,6 +10,8 @@ import { checkLocation, checkProjectId, groupFromName, groupName, holdsEvents, t
 import { errorGroupJson } from '../read-model.ts';
 import type { ErrorStore } from '../store.ts';
 import { READ_RULE, authorise } from './auth.ts';
+import { lenientQuery } from './schemas/common.ts';
+import { ErrorGroup, GROUP_PATH_PARAMS } from './schemas/group.ts';
 
 type P = { projectId?: string; location?: string; groupId?: string; groupName?: string };
 
@@ -30,15 +33,17 @@ export function groupRoutes(app: FastifyInstance, ctx: ServiceContext, store: Er
   // Groups live in the home location only; another location has none.
   const find = async (ref: Scope & { groupId: string }) => (holdsEvents(ref) ? store.group(ref.projectId, ref.groupId) : undefined);
 
-  for (const path of PATHS) {
-    app.get(path, async (req) => {
+  const query = lenientQuery();
+  PATHS.forEach((path, i) => {
+    const params = GROUP_PATH_PARAMS[i];
+    app.get(path, documented({ params, querystring: query }), async (req) => {
       await authorise(req, ctx, READ_RULE);
       const ref = groupOf(req);
       const group = await find(ref);
       if (!group) throw missing(ref);
       return errorGroupJson(group, ref);
     });
-    app.put(path, async (req) => {
+    app.put(path, documented({ params, querystring: query, body: ErrorGroup }), async (req) => {
       await authorise(req, ctx, READ_RULE);
       const ref = groupOf(req);
       const update = readGroupUpdate(req.body, groupName(ref, ref.groupId), ref.groupId);
@@ -47,5 +52,5 @@ export function groupRoutes(app: FastifyInstance, ctx: ServiceContext, store: Er
       }
       return errorGroupJson((await store.group(ref.projectId, ref.groupId))!, ref);
     });
-  }
+  });
 }

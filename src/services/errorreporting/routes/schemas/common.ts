@@ -1,0 +1,32 @@
+// Path and query building blocks of the documented route schemas (documentation only, see core/http/documented.ts):
+// the handlers check the values themselves and answer INVALID_ARGUMENT as the real API does.
+import { Type, type SchemaOptions, type TProperties } from '@sinclair/typebox';
+import { googleQuery } from '../../../../core/google/query-schema.ts';
+import { GROUP_ID } from '../../domain/fingerprint.ts';
+import { LOCATION, PROJECT_ID, PROJECT_NUMBER } from '../../domain/project.ts';
+
+/** A string taking one of `values` (an OpenAPI enum). */
+export const stringEnum = (values: readonly string[], options: SchemaOptions = {}) => Type.Unsafe<string>({ type: 'string', enum: [...values], ...options });
+
+/** The query string of a method that ignores parameters it does not know (report, groups, deleteEvents). */
+export const lenientQuery = (own: TProperties = {}) => Type.Object(googleQuery(own).properties, { additionalProperties: true });
+
+const projectId = Type.String({
+  pattern: `${PROJECT_ID.source}|${PROJECT_NUMBER.source}`,
+  description: 'The Google Cloud project id (6 to 30 lowercase letters, digits or hyphens, a letter first) or project number.',
+});
+const location = (wildcard: boolean) =>
+  Type.String({
+    pattern: wildcard ? `${LOCATION.source}|^-$` : LOCATION.source,
+    description: wildcard ? 'A location id such as global or us-central1; "-" for every location.' : 'A location id such as global or us-central1.',
+  });
+export const groupId = (description: string) => Type.String({ pattern: GROUP_ID.source, description });
+
+export const ProjectParams = Type.Object({ projectId });
+export const LocationParams = (wildcard: boolean) => Type.Object({ projectId, location: location(wildcard) });
+export const ProjectNameParams = (withLocation: boolean) =>
+  Type.Object({
+    projectName: Type.String({
+      description: `The resource name with its slashes percent-encoded: projects/{projectId}${withLocation ? ' or projects/{projectId}/locations/{location}' : ''}.`,
+    }),
+  });
