@@ -59,9 +59,12 @@ export function safeEqual(a: string | Buffer, b: string | Buffer): boolean {
 /** Text encryption under the instance master key, as stored strings (`v1.<base64>`). */
 export class Vault {
   readonly #key: Buffer;
+  /** Derived once: every request that presents a credential hashes it to look it up. */
+  readonly #lookupKey: Buffer;
   constructor(key: Buffer) {
     if (key.length !== 32) throw new Error('the master key must be 32 bytes');
     this.#key = key;
+    this.#lookupKey = hmacSha256(key, 'lookup');
   }
   encrypt(plaintext: string, aad?: string): string {
     return `${VERSION}.${seal(this.#key, Buffer.from(plaintext, 'utf8'), aad).toString('base64')}`;
@@ -79,6 +82,6 @@ export class Vault {
   }
   /** A keyed hash for lookups of secret values without storing them (HMAC-SHA-256 under a key derived from the master key). */
   lookupHash(value: string): string {
-    return createHmac('sha256', hmacSha256(this.#key, 'lookup')).update(value).digest('hex');
+    return createHmac('sha256', this.#lookupKey).update(value).digest('hex');
   }
 }
