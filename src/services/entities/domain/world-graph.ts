@@ -74,6 +74,17 @@ const listed = (names: string[]) => (names.length <= 1 ? (names[0] ?? '') : `${n
 
 /** Every entity of the graph, each city linked to its country, each country to its continents, capital, languages and currencies. */
 export function buildWorldGraph(src: WorldSources, options: WorldOptions = {}): Entity[] {
+  return [...worldGraphParts(src, options)].flat();
+}
+
+/** Cities per part that `worldGraphParts` yields. */
+const CITIES_PER_PART = 5000;
+
+/**
+ * The entities of `buildWorldGraph`, in the same order, a part at a time (the places, languages and currencies, then
+ * the cities a few thousand at a time): a caller on a shared event loop can let others run between parts.
+ */
+export function* worldGraphParts(src: WorldSources, options: WorldOptions = {}): Generator<Entity[]> {
   const minPopulation = options.minPopulation ?? 0;
   const cities = src.cities.filter((c) => c.population >= minPopulation);
   const countryByCode = new Map(src.countries.map((c) => [c.code, c]));
@@ -174,17 +185,22 @@ export function buildWorldGraph(src: WorldSources, options: WorldOptions = {}): 
     });
   }
 
+  yield out;
+
   const capitalOf = new Map<string, string[]>();
   for (const [code, cap] of capitals) capitalOf.set(cap.id, [...(capitalOf.get(cap.id) ?? []), code]);
-  for (const city of cities) {
-    const id = worldIds.city(city.id);
-    out.push(cityEntity(id, city, countryByCode.get(city.country), capitalOf.get(id) ?? [], src.continents, countryName));
+  for (let i = 0; i < cities.length; i += CITIES_PER_PART) {
+    yield cities.slice(i, i + CITIES_PER_PART).map((city) => {
+      const id = worldIds.city(city.id);
+      return cityEntity(id, city, countryByCode.get(city.country), capitalOf.get(id) ?? [], src.continents, countryName);
+    });
   }
   // Capitals the city data lacks still exist, so that every country's capital link leads somewhere.
+  const missing: Entity[] = [];
   for (const [code, cap] of capitals) {
     if (!cap.id.startsWith(PREFIX.capital)) continue;
     const country = countryByCode.get(code)!;
-    out.push({
+    missing.push({
       id: cap.id,
       types: ['City', 'AdministrativeArea', 'Place'],
       names: { en: cap.name },
@@ -194,7 +210,7 @@ export function buildWorldGraph(src: WorldSources, options: WorldOptions = {}): 
       links: { containedInPlace: [worldIds.country(code)], capitalOf: [worldIds.country(code)] },
     });
   }
-  return out;
+  yield missing;
 }
 
 function cityEntity(
