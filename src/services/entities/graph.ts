@@ -1,15 +1,17 @@
-// The service's graph: documents in the database, the search index in memory. Every change is written through a
-// unit of work and applied to the index once committed; the index is rebuilt from the database at start.
+// The service's graph: documents in the database, the search index in memory (compact: domain/segment.ts). Every
+// change is written through a unit of work and applied to the index once committed; the index is rebuilt from the
+// database at start, a slice at a time so that other requests go on meanwhile.
 import type { ServiceContext } from '../../core/service.ts';
 import type { Entity } from './domain/entity.ts';
-import { SearchIndex, type IndexQuery } from './domain/search-index.ts';
+import { SearchIndex, indexedEntity, type IndexQuery } from './domain/search-index.ts';
+import { SegmentBuilder } from './domain/segment.ts';
 import { readSeed, validateEntities } from './loading.ts';
 import { readSettings } from './settings.ts';
-import { countEntities, deleteEntity, entityDocuments, parseTerms, readMeta, termsPage, writeEntities, writeMeta, type EntityTerms } from './store.ts';
-import { DEFAULT_KEY, buildWorld, type DefaultRecord } from './world-build.ts';
+import { countEntities, deleteEntity, entityDocuments, parseTerms, readMeta, termsPage, writeEntities, writeMeta } from './store.ts';
+import { DEFAULT_KEY, buildWorld, yieldToOthers, type DefaultRecord } from './world-build.ts';
 
-/** Rows per page when the index is rebuilt from the database. */
-const SCAN_PAGE = 10_000;
+/** Entities per slice of indexing (rows per page when read back): each is normalised in one go on the event loop. */
+const SCAN_PAGE = 2_000;
 
 export interface Ranked {
   entity: Entity;
@@ -43,7 +45,13 @@ export class EntityGraph {
       this.builtAtStart = settings.minPopulation;
       // Usually the graph holds nothing else, and the index comes straight from what was just built.
       if ((await this.count()) === built.length) {
-        this.#index = new SearchIndex(built);
+        const builder = new SegmentBuilder();
+        for (let i = 0; i < built.length; i += SCAN_PAGE) {
+          options.signal?.throwIfAborted();
+          await yieldToOthers();
+          for (const e of built.slice(i, i + SCAN_PAGE)) builder.add(indexedEntity(e));
+        }
+        this.#index = new SearchIndex(builder.finish());
         return;
       }
     } else if (settings.graph === 'samples' && current?.graph !== 'samples' && (await this.count()) === 0) {
@@ -63,17 +71,18 @@ export class EntityGraph {
    * tens of megabytes for the life of the process, and the rows are parsed on this thread either way.
    */
   async rebuildIndex(signal?: AbortSignal): Promise<void> {
-    const docs: EntityTerms[] = [];
+    // Each row is normalised into the compact builder as it arrives: no object per entity outlives its page.
+    const builder = new SegmentBuilder();
     let after: string | undefined;
     for (;;) {
       signal?.throwIfAborted();
-      await new Promise((resolve) => setImmediate(resolve));
+      await yieldToOthers();
       const rows = await termsPage(this.#ctx.kysely, SCAN_PAGE, after).execute();
-      for (const r of rows) docs.push(parseTerms(r));
+      for (const r of rows) builder.add(indexedEntity(parseTerms(r)));
       if (rows.length < SCAN_PAGE) break;
       after = rows[rows.length - 1].id as string;
     }
-    this.#index = new SearchIndex(docs);
+    this.#index = new SearchIndex(builder.finish());
   }
 
   /** Stores entities (replacing those with the same ids) in one unit of work, then indexes them. */

@@ -48,15 +48,3 @@ function lowerBound(list: Postings, value: number, from: number): number {
   }
   return lo;
 }
-
-/** First index of a sorted string array whose item is not below `key` (code-unit order). */
-export function lowerBoundText(items: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = items.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (items[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
