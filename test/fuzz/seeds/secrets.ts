@@ -44,13 +44,16 @@ export const SECRETS_SEEDS: WildcardSeed[] = [
   {
     path: 'v1/sys/mounts/fz',
     methods: READ_WRITE_DELETE,
-    schema: { body: object({ type: oneOf('kv', 'cubbyhole'), description: str({ maxLength: 40 }), config: leaseConfig, options: object({ version: oneOf('1', '2') }), local: bool, seal_wrap: bool }, ['type']) },
+    schema: { body: object({ type: oneOf('kv'), description: str({ maxLength: 40 }), config: leaseConfig, options: object({ version: oneOf('1', '2') }), local: bool, seal_wrap: bool }, ['type']) },
   },
   {
     path: 'v1/sys/mounts/fz/tune',
     methods: ['GET', 'POST'],
     schema: { body: object({ default_lease_ttl: duration, max_lease_ttl: duration, description: str({ maxLength: 40 }), listing_visibility: oneOf('unauth', 'hidden', ''), options: object({ version: oneOf('1', '2') }) }) },
   },
+  // userpass and approle are not mounted on a fresh store: these mount them where their own seeds below reach them.
+  { path: 'v1/sys/auth/userpass', methods: ['POST'], schema: { body: object({ type: { const: 'userpass' }, description: str({ maxLength: 40 }) }, ['type']) } },
+  { path: 'v1/sys/auth/approle', methods: ['POST'], schema: { body: object({ type: { const: 'approle' }, description: str({ maxLength: 40 }) }, ['type']) } },
   { path: 'v1/sys/auth/fz', methods: READ_WRITE_DELETE, schema: { body: object({ type: oneOf('userpass', 'approle'), description: str({ maxLength: 40 }), config: leaseConfig, local: bool }, ['type']) } },
   { path: 'v1/sys/policies/acl/fz', methods: READ_WRITE_DELETE, schema: { body: object({ policy: hcl }, ['policy']) } },
   { path: 'v1/sys/policy/fz', methods: READ_WRITE_DELETE, schema: { body: object({ policy: hcl, rules: hcl }) } },
