@@ -6,14 +6,14 @@ import { gatewayOf } from '../../src/services/payments/gateway.ts';
 import { DEV_CLIENT_ID, DEV_MERCHANT_ID } from '../../src/services/payments/settings.ts';
 import type { BenchEnv, BenchRequest, BenchScenario } from '../scenario.ts';
 
-async function signer(env: BenchEnv): Promise<() => string> {
+export async function signer(env: BenchEnv): Promise<() => string> {
   const licence = await gatewayOf(env.rt.services.get('payments')!.ctx).clients.licenceKeyOf(DEV_CLIENT_ID);
   if (!licence) throw new Error(`no licence key for the development payments client ${DEV_CLIENT_ID}`);
   return () => makeApiKey(DEV_CLIENT_ID, licence, randomBytes(16), env.rt.clock.now());
 }
 
 /** One POST whose key and identifier change on every request. */
-function signedPost(path: string, key: () => string, body: (identifier: string) => Record<string, unknown>, prefix: string): BenchRequest {
+export function signedPost(path: string, key: () => string, body: (identifier: string) => Record<string, unknown>, prefix: string): BenchRequest {
   let n = 0;
   return {
     method: 'POST',
