@@ -9,6 +9,7 @@ import { checkWire, bodyObject } from '../wire/validate.ts';
 import { badRequest, maxLength, requireValue } from '../wire/rules.ts';
 import { batchOperation, batchWireOf, type BatchSpec } from './batch.ts';
 import type { Call, Operation, Verb } from './operation.ts';
+import { resourceRequests, type ResourceDocs } from '../schemas/resource.ts';
 import { listAnswer, pageRequest, type Paging } from './paging.ts';
 
 export type MethodName = 'insert' | 'create' | 'get' | 'list' | 'update' | 'patch' | 'delete';
@@ -64,6 +65,8 @@ export interface ResourceSpec {
   present?(doc: Record<string, any>, cat: Catalog): Record<string, any>;
   /** A custombatch at `/<name>/batch`, with the wire and kind names Content API derives from the resource name. */
   batch?: { body: string; methods: MethodName[]; result?: string };
+  /** What the OpenAPI document says beyond the wire type, required fields and lengths (documentation only). */
+  docs?: ResourceDocs;
 }
 
 const VERBS: Record<MethodName, Verb> = { insert: 'POST', create: 'POST', get: 'GET', list: 'GET', update: 'PUT', patch: 'PATCH', delete: 'DELETE' };
@@ -136,7 +139,8 @@ export function defineResource(spec: ResourceSpec, wireTypes: Record<string, Rec
     cat.write((s, tx) => fn({ cat, call, store: s, tx, merchantId: call.merchant.id, now: cat.now() }));
 
   const ops: Partial<Record<MethodName, Operation>> = {};
-  const op = (name: MethodName, path: string, run: Operation['run']): Operation => ({ method: `${spec.name}.${name}`, verb: VERBS[name], path, scope: spec.scope ?? 'merchant', run });
+  const requests = resourceRequests(spec);
+  const op = (name: MethodName, path: string, run: Operation['run']): Operation => ({ method: `${spec.name}.${name}`, verb: VERBS[name], path, scope: spec.scope ?? 'merchant', request: requests[name], run });
 
   for (const m of spec.methods) {
     if (m === 'get') {

@@ -5,6 +5,11 @@ import { defineResource } from '../layer/resource.ts';
 import { badRequest, oneOf } from '../wire/rules.ts';
 import { WIRE_TYPES } from '../wire/types.ts';
 import { readBody } from '../wire/validate.ts';
+import { wireBody } from '../schemas/wire.ts';
+
+const LABEL_TYPES = ['MANUAL', 'AUTOMATIC'];
+const CARRIER_CODES = ['FEDEX', 'UPS'];
+const CREDENTIAL_PURPOSES = ['SHOPIFY_ORDER_MANAGEMENT', 'SHOPIFY_INTEGRATION'];
 import type { CatalogStore } from '../store.ts';
 
 /** Removes a deleted label from every account and CSS domain the owner manages. */
@@ -41,10 +46,11 @@ export function accountExtraOperations(): Operation[] {
       required: ['name'],
       maxLengths: { name: 50, description: 500 },
       list: { field: 'accountLabels', paging: 'pageSize' },
+      docs: { rules: { name: { description: 'Name of the label, unique in the account.' }, labelType: { enum: LABEL_TYPES, description: 'MANUAL unless given.' }, accountId: { description: 'Output only: the owning account.' } } },
       async derive(doc, w) {
         doc.accountId = w.merchantId;
         doc.labelType ??= 'MANUAL';
-        oneOf(doc.labelType, ['MANUAL', 'AUTOMATIC'], 'accountLabel.labelType');
+        oneOf(doc.labelType, LABEL_TYPES, 'accountLabel.labelType');
         const others = (await w.store.resources(w.merchantId, 'accounts.labels', { limit: 100_000 })).items;
         if (others.some((l) => l.id !== doc.labelId && l.doc.name === doc.name)) throw badRequest(`A label named ${JSON.stringify(doc.name)} already exists in account ${w.merchantId}.`, 'duplicate');
       },
@@ -70,8 +76,9 @@ export function accountExtraOperations(): Operation[] {
       required: ['carrierCode', 'carrierAccountName', 'carrierAccountNumber'],
       maxLengths: { carrierAccountName: 100, carrierAccountNumber: 64 },
       list: { field: 'accountReturnCarriers', paging: 'none' },
+      docs: { rules: { carrierCode: { enum: CARRIER_CODES, description: 'The carrier.' } } },
       validate(doc) {
-        oneOf(doc.carrierCode, ['FEDEX', 'UPS'], 'accountReturnCarrier.carrierCode');
+        oneOf(doc.carrierCode, CARRIER_CODES, 'accountReturnCarrier.carrierCode');
       },
     },
     WIRE_TYPES,
@@ -82,9 +89,19 @@ export function accountExtraOperations(): Operation[] {
     verb: 'POST',
     path: '/accounts/{accountId}/credentials',
     scope: 'account',
+    request: {
+      body: wireBody('AccountCredentials', {
+        rules: {
+          accessToken: { description: 'The token; stored encrypted and never returned.' },
+          purpose: { enum: CREDENTIAL_PURPOSES, description: 'What the credentials are for.' },
+          expiresIn: { description: 'Seconds until the token expires (a positive integer).' },
+        },
+        required: ['accessToken', 'purpose'],
+      }),
+    },
     async run(cat: Catalog, call) {
       const body = readBody(call.body, 'AccountCredentials', 'accountCredentials', ['accessToken', 'purpose'], 'accountCredentials.');
-      oneOf(body.purpose, ['SHOPIFY_ORDER_MANAGEMENT', 'SHOPIFY_INTEGRATION'], 'accountCredentials.purpose');
+      oneOf(body.purpose, CREDENTIAL_PURPOSES, 'accountCredentials.purpose');
       const expiresIn = body.expiresIn === undefined ? undefined : Number(body.expiresIn);
       if (expiresIn !== undefined && (!Number.isSafeInteger(expiresIn) || expiresIn <= 0)) throw badRequest('accountCredentials.expiresIn must be a positive number of seconds.');
       const now = cat.now();

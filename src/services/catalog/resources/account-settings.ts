@@ -8,6 +8,8 @@ import { listAnswer, pageRequest } from '../layer/paging.ts';
 import type { CatalogStore } from '../store.ts';
 import { badRequest } from '../wire/rules.ts';
 import { bodyObject, checkWire } from '../wire/validate.ts';
+import { MAX_RESULTS_PAGING } from '../schemas/common.ts';
+import { wireBody, type FieldRules } from '../schemas/wire.ts';
 
 export interface AccountSettingSpec {
   name: string;
@@ -19,6 +21,8 @@ export interface AccountSettingSpec {
   validate(doc: Record<string, any>): void;
   /** Additional batch methods (liasettings has its actions). */
   extraBatch?: (ops: { get: Operation; update: Operation }) => Record<string, BatchMethod>;
+  /** Rules `validate` enforces, for the OpenAPI document (by field path). */
+  docs?: FieldRules;
 }
 
 export async function readSetting(store: CatalogStore, spec: Pick<AccountSettingSpec, 'name' | 'defaults'>, accountId: string): Promise<Record<string, any>> {
@@ -49,6 +53,7 @@ export function defineAccountSetting(spec: AccountSettingSpec): Operation[] {
     verb: 'PUT',
     path: `/{merchantId}/${spec.name}/{accountId}`,
     scope: 'managed',
+    request: { body: wireBody(spec.wire, { rules: { accountId: { description: 'Must equal the accountId parameter when present.' }, ...spec.docs } }) },
     async run(cat, call: Call) {
       const doc = checkWire<Record<string, any>>(bodyObject(call.body), spec.wire, root);
       delete doc.kind;
@@ -64,6 +69,7 @@ export function defineAccountSetting(spec: AccountSettingSpec): Operation[] {
     verb: 'GET',
     path: `/{merchantId}/${spec.name}`,
     scope: 'merchant',
+    request: { query: MAX_RESULTS_PAGING },
     async run(cat, call) {
       requireMca(call.merchant);
       const req = pageRequest(call.query, 'maxResults', `${spec.name}:${call.merchant.id}`);

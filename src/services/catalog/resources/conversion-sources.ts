@@ -1,5 +1,6 @@
 // Conversion sources: delete archives (restorable by undelete until the grace period ends), a durable job removes
 // them for good at `expireTime`.
+import { Type } from '@sinclair/typebox';
 import { GoogleError, notFound } from '../../../core/google/index.ts';
 import type { Job } from '../../../core/jobs.ts';
 import type { ServiceContext } from '../../../core/service.ts';
@@ -9,9 +10,16 @@ import { defineResource, type ResourceSpec } from '../layer/resource.ts';
 import { badRequest, inRange, oneOf, requireValue } from '../wire/rules.ts';
 import { WIRE_TYPES } from '../wire/types.ts';
 import { bodyObject, checkWire } from '../wire/validate.ts';
+import { wireBody } from '../schemas/wire.ts';
 
 export const EXPIRY_JOB = 'conversionsource-expiry';
 const ATTRIBUTION_MODELS = ['CROSS_CHANNEL_LAST_CLICK', 'ADS_PREFERRED_LAST_CLICK', 'CROSS_CHANNEL_DATA_DRIVEN', 'CROSS_CHANNEL_FIRST_CLICK', 'CROSS_CHANNEL_LINEAR', 'CROSS_CHANNEL_POSITION_BASED', 'CROSS_CHANNEL_TIME_DECAY'];
+
+/** Rules derive() enforces on attribution settings, wherever they appear. */
+const attributionDocs = (path: string) => ({
+  [`${path}.attributionLookbackWindowInDays`]: { minimum: 1, maximum: 90, description: 'Days a conversion is attributed back (1 to 90); required.' },
+  [`${path}.attributionModel`]: { enum: ATTRIBUTION_MODELS, description: 'How credit is shared among clicks; required.' },
+});
 
 const jobKey = (merchantId: string, id: string) => `catalog:${EXPIRY_JOB}:${merchantId}:${id}`;
 
@@ -32,6 +40,18 @@ export const conversionSources: ResourceSpec = {
   id: { from: 'generated' },
   list: { field: 'conversionSources', paging: 'pageSize' },
   maxLengths: { 'merchantCenterDestination.displayName': 64 },
+  docs: {
+    rules: {
+      googleAnalyticsLink: { description: 'A Google Analytics property as the source; exactly one of this and merchantCenterDestination.' },
+      merchantCenterDestination: { description: 'A Merchant Center destination as the source: displayName, currencyCode and attributionSettings required.' },
+      'googleAnalyticsLink.propertyId': { pattern: '^\\d+$', description: 'Numeric id of the Analytics property; required.' },
+      'merchantCenterDestination.currencyCode': { pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency of the conversions.' },
+      ...attributionDocs('googleAnalyticsLink.attributionSettings'),
+      ...attributionDocs('merchantCenterDestination.attributionSettings'),
+      state: { description: 'Output only: ACTIVE, ARCHIVED or PENDING.' },
+    },
+    query: { list: { showDeleted: Type.Optional(Type.Boolean({ description: 'Also list archived sources.' })) } },
+  },
   state: {
     of: (doc) => doc.state,
     // Archived sources are read by get and by list with showDeleted; they cannot be changed or archived again.
@@ -86,6 +106,7 @@ export function conversionSourceOperations(): Operation[] {
     verb: 'POST',
     path: '/{merchantId}/conversionsources/{conversionSourceId}:undelete',
     scope: 'merchant',
+    request: { body: wireBody('UndeleteConversionSourceRequest') },
     async run(cat, call) {
       checkWire(bodyObject(call.body), 'UndeleteConversionSourceRequest', 'request');
       const id = call.params.conversionSourceId;

@@ -1,5 +1,6 @@
 // Local inventory ads settings per account and their actions: business profile access, inventory verification
 // (the contact gets an e-mail), POS data provider and omnichannel experience per country.
+import { Type, type TProperties } from '@sinclair/typebox';
 import { GoogleError } from '../../../core/google/index.ts';
 import type { Catalog } from '../catalog.ts';
 import type { BatchMethod } from '../layer/batch.ts';
@@ -45,9 +46,39 @@ function updateCountry(doc: Record<string, any>, countryCode: string, change: (c
   return { ...doc, countrySettings: settings };
 }
 
-function action(name: string, verb: Operation['verb'], path: string, run: (cat: Catalog, call: Call) => Promise<unknown>): Operation {
-  return { method: `liasettings.${name}`, verb, path: `/{merchantId}/liasettings/{accountId}${path}`, scope: 'managed', run };
+function action(name: string, verb: Operation['verb'], path: string, run: (cat: Catalog, call: Call) => Promise<unknown>, query?: TProperties): Operation {
+  return { method: `liasettings.${name}`, verb, path: `/{merchantId}/liasettings/{accountId}${path}`, scope: 'managed', request: { query }, run };
 }
+
+const countryQuery = Type.String({ pattern: '^[A-Z]{2}$', description: 'The country whose settings change (CLDR code, e.g. US); required.' });
+
+const QUERIES: Record<string, TProperties> = {
+  requestgmbaccess: { gmbEmail: Type.String({ description: 'E-mail address of the Business Profile account to link; required.' }) },
+  setinventoryverificationcontact: {
+    country: countryQuery,
+    language: Type.String({ minLength: 1, description: 'Language of the messages to the contact; required.' }),
+    contactName: Type.String({ minLength: 1, description: 'Name of the contact; required.' }),
+    contactEmail: Type.String({ description: 'E-mail address of the contact, who is sent a message; required.' }),
+  },
+  setomnichannelexperience: {
+    country: countryQuery,
+    lsfType: Type.Optional(Type.String({ enum: LSF_TYPES, description: 'Kind of local storefront.' })),
+    pickupTypes: Type.Optional(Type.Array(Type.String({ enum: PICKUP_TYPES }), { description: 'Pickup types offered (repeated or comma-separated).' })),
+  },
+  setposdataprovider: {
+    country: countryQuery,
+    posDataProviderId: Type.Optional(Type.String({ description: 'A provider serving the country (see listposdataproviders); absent removes the provider.' })),
+    posExternalAccountId: Type.Optional(Type.String({ description: 'The merchant\'s account id at the provider.' })),
+  },
+};
+
+/** Rules validateLia enforces on each country's settings. */
+const LIA_DOCS = {
+  'countrySettings.country': { pattern: '^[A-Z]{2}$', description: 'CLDR country code; required and unique among the countries.' },
+  'countrySettings.about.url': { description: 'An http or https URL.' },
+  'countrySettings.omnichannelExperience.lsfType': { enum: LSF_TYPES },
+  'countrySettings.posDataProvider.posDataProviderId': { description: 'A provider serving the country (see listposdataproviders).' },
+};
 
 export function liaOperations(): Operation[] {
   const getGmb = action('getaccessiblegmbaccounts', 'GET', '/accessiblegmbaccounts', async (cat, call) => {
@@ -66,7 +97,7 @@ export function liaOperations(): Operation[] {
       await s.putResource(call.account.id, 'gmbaccess', call.account.id, { emails: [...emails] }, cat.now());
     });
     return { kind: 'content#liasettingsRequestGmbAccessResponse' };
-  });
+  }, QUERIES.requestgmbaccess);
   const requestVerification = action('requestinventoryverification', 'POST', '/requestinventoryverification/{country}', async (cat, call) => {
     const c = call.params.country;
     country(c, 'country', true);
@@ -100,7 +131,7 @@ export function liaOperations(): Operation[] {
       );
     });
     return { kind: 'content#liasettingsSetInventoryVerificationContactResponse' };
-  });
+  }, QUERIES.setinventoryverificationcontact);
   const setOmnichannel = action('setomnichannelexperience', 'POST', '/setomnichannelexperience', async (cat, call) => {
     const c = str(call.query.country);
     country(c, 'country', true);
@@ -114,7 +145,7 @@ export function liaOperations(): Operation[] {
     if (pickupTypes.length) experience.pickupTypes = pickupTypes;
     await writeSetting(cat, LIA, call.account.id, (doc) => updateCountry(doc, c!, (x) => (x.omnichannelExperience = experience)));
     return experience;
-  });
+  }, QUERIES.setomnichannelexperience);
   const setProvider = action('setposdataprovider', 'POST', '/setposdataprovider', async (cat, call) => {
     const c = str(call.query.country);
     country(c, 'country', true);
@@ -127,7 +158,7 @@ export function liaOperations(): Operation[] {
       }),
     );
     return { kind: 'content#liasettingsSetPosDataProviderResponse' };
-  });
+  }, QUERIES.setposdataprovider);
   const listProviders: Operation = {
     method: 'liasettings.listposdataproviders',
     verb: 'GET',
@@ -152,6 +183,7 @@ export function liaOperations(): Operation[] {
       defaults: LIA.defaults,
       validate: validateLia,
       extraBatch,
+      docs: LIA_DOCS,
     }),
     getGmb,
     requestGmb,

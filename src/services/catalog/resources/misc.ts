@@ -13,6 +13,11 @@ import { productIdOf } from '../routes/products.ts';
 import { badRequest, oneOf, requireValue } from '../wire/rules.ts';
 import { bodyObject, checkWire, readBody } from '../wire/validate.ts';
 import { accountStatus } from './settings.ts';
+import { Type } from '@sinclair/typebox';
+import { PAGE_SIZE_PAGING } from '../schemas/common.ts';
+import { wireBody } from '../schemas/wire.ts';
+
+const INTERACTION_TYPES = ['INTERACTION_DISMISS', 'INTERACTION_CLICK'];
 
 const TOPIC = /^projects\/[a-z][a-z0-9-]{4,28}[a-z0-9]\/topics\/[A-Za-z][\w.~+%-]{2,254}$/;
 
@@ -25,6 +30,14 @@ function pubsubOperations(): Operation[] {
       verb: 'PUT',
       path: '/{merchantId}/pubsubnotificationsettings',
       scope: 'merchant',
+      request: {
+        body: wireBody('PubsubNotificationSettings', {
+          rules: {
+            cloudTopicName: { description: 'projects/<project>/topics/<topic>, or an http(s) URL that receives the pushes; required when events are registered.' },
+            registeredEvents: { enum: [STATUS_EVENT], description: 'Events to be notified of.' },
+          },
+        }),
+      },
       async run(cat, call) {
         const doc = readBody(call.body, 'PubsubNotificationSettings', 'pubsubNotificationSettings');
         const events: string[] = doc.registeredEvents ?? [];
@@ -47,6 +60,7 @@ function quotaOperations(methods: () => string[]): Operation[] {
       verb: 'GET',
       path: '/{merchantId}/quotas',
       scope: 'merchant',
+      request: { query: PAGE_SIZE_PAGING },
       async run(cat, call) {
         const req = pageRequest(call.query, 'pageSize', `quotas:${call.merchant.id}`);
         const usage = await cat.quota.usage(call.merchant.id, quotaDay(cat.now()));
@@ -76,6 +90,12 @@ function recommendationOperations(): Operation[] {
       verb: 'GET',
       path: '/{merchantId}/recommendations/generate',
       scope: 'merchant',
+      request: {
+        query: {
+          allowedTag: Type.Optional(Type.Array(Type.String(), { description: 'Only recommendations of these types (repeat the parameter for several).' })),
+          languageCode: Type.Optional(Type.String({ description: 'Language of the texts (accepted; texts are in English).' })),
+        },
+      },
       async run(cat, call) {
         const { products, statuses } = await merchantData(cat, call.merchant.id);
         const perf = await cat.ctx.db.heavyRead(cat.ctx.kysely.selectFrom('catalog_performance').select(['doc']).where('merchant_id', '=', call.merchant.id));
@@ -102,9 +122,19 @@ function recommendationOperations(): Operation[] {
       verb: 'POST',
       path: '/{merchantId}/recommendations/reportInteraction',
       scope: 'merchant',
+      request: {
+        body: wireBody('ReportInteractionRequest', {
+          rules: {
+            responseToken: { description: 'The responseToken of the generate call the recommendation came from.' },
+            type: { description: 'Type of the recommendation interacted with.' },
+            interactionType: { enum: INTERACTION_TYPES, description: 'What the user did.' },
+          },
+          required: ['responseToken', 'type', 'interactionType'],
+        }),
+      },
       async run(cat, call) {
         const body = readBody(call.body, 'ReportInteractionRequest', 'request', ['responseToken', 'type', 'interactionType']);
-        oneOf(body.interactionType, ['INTERACTION_DISMISS', 'INTERACTION_CLICK'], 'interactionType');
+        oneOf(body.interactionType, INTERACTION_TYPES, 'interactionType');
         await cat.write(async (s) => {
           const response = await s.resource(call.merchant.id, 'recommendationresponses', body.responseToken);
           if (!response) throw badRequest(`Unknown responseToken ${body.responseToken}.`);
@@ -129,6 +159,7 @@ function merchantSupportOperations(): Operation[] {
     verb: 'POST',
     path: '/{merchantId}/merchantsupport/renderaccountissues',
     scope: 'merchant',
+      request: { body: wireBody('RenderAccountIssuesRequestPayload') },
     async run(cat, call) {
       checkWire(bodyObject(call.body), 'RenderAccountIssuesRequestPayload', 'payload');
       const status = (await accountStatus(cat, call.merchant)) as { accountLevelIssues: Array<Record<string, string>> };
@@ -151,6 +182,7 @@ function merchantSupportOperations(): Operation[] {
     verb: 'POST',
     path: '/{merchantId}/merchantsupport/renderproductissues/{productId}',
     scope: 'merchant',
+      request: { body: wireBody('RenderProductIssuesRequestPayload') },
     async run(cat, call) {
       checkWire(bodyObject(call.body), 'RenderProductIssuesRequestPayload', 'payload');
       const row = await cat.store.product(call.merchant.id, productIdOf(call));
@@ -176,6 +208,12 @@ function merchantSupportOperations(): Operation[] {
     verb: 'POST',
     path: '/{merchantId}/merchantsupport/triggeraction',
     scope: 'merchant',
+      request: {
+        body: wireBody('TriggerActionPayload', {
+          rules: { actionContext: { description: 'The actionContext of an action renderaccountissues offered.' } },
+          required: ['actionContext', 'actionInput'],
+        }),
+      },
     async run(cat, call: Call) {
       const body = readBody(call.body, 'TriggerActionPayload', 'payload', ['actionContext', 'actionInput']);
       let context: { action?: string; merchantId?: string };
@@ -184,6 +222,8 @@ function merchantSupportOperations(): Operation[] {
       } catch {
         throw badRequest('actionContext is not one this API produced.');
       }
+      // Valid JSON that is not an object (null, a number) is no context of ours either.
+      if (typeof context !== 'object' || context === null) throw badRequest('actionContext is not one this API produced.');
       if (context.merchantId !== call.merchant.id) throw badRequest('actionContext belongs to another merchant.');
       if (context.action !== 'claim_website') throw badRequest('actionContext names no action that can be triggered.');
       await claimWebsite(cat, call.merchant, true);

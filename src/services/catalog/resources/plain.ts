@@ -1,4 +1,5 @@
 // The plain resources of a merchant: each is a declaration (id, wire type, methods, rules); special behaviour is a hook.
+import { Type } from '@sinclair/typebox';
 import type { Operation } from '../layer/operation.ts';
 import { defineResource, type ResourceSpec } from '../layer/resource.ts';
 import { badRequest, country, httpUrl, language, maxLength, oneOf, price, requireValue } from '../wire/rules.ts';
@@ -6,6 +7,16 @@ import { WIRE_TYPES } from '../wire/types.ts';
 
 const ITEM_CONDITIONS = ['NEW', 'USED'];
 const RETURN_METHODS = ['BY_MAIL', 'IN_STORE', 'AT_A_KIOSK'];
+const RETURN_POLICY_TYPES = ['numberOfDaysAfterDelivery', 'noReturns', 'lifetimeReturns'];
+const ONLINE_POLICY_TYPES = ['NUMBER_OF_DAYS_AFTER_DELIVERY', 'NO_RETURNS', 'LIFETIME_RETURNS'];
+const REDEMPTION_CHANNELS = ['IN_STORE', 'ONLINE'];
+const PRODUCT_APPLICABILITIES = ['ALL_PRODUCTS', 'SPECIFIC_PRODUCTS'];
+const OFFER_TYPES = ['NO_CODE', 'GENERIC_CODE'];
+const SHIPPING_STATUSES = ['SHIPPED', 'DELIVERED'];
+
+/** A CLDR country code, as country() checks it. */
+const COUNTRY = { pattern: '^[A-Z]{2}$' };
+const LANGUAGE = { pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$' };
 
 export const regions: ResourceSpec = {
   name: 'regions',
@@ -17,6 +28,14 @@ export const regions: ResourceSpec = {
   unique: true,
   list: { field: 'regions', paging: 'pageSize' },
   maxLengths: { displayName: 100 },
+  docs: {
+    rules: {
+      regionId: { pattern: '^[A-Za-z0-9_-]{1,64}$' },
+      postalCodeArea: { description: 'The region as postal code ranges of one country; exactly one of this and geotargetArea.' },
+      'postalCodeArea.regionCode': { ...COUNTRY, description: 'Country of the postal codes; required.' },
+      geotargetArea: { description: 'The region as geotarget criteria ids (numeric); exactly one of this and postalCodeArea.' },
+    },
+  },
   derive(doc, w) {
     doc.merchantId = w.merchantId;
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(doc.regionId)) throw badRequest(`Invalid regionId ${JSON.stringify(doc.regionId)}: 1 to 64 letters, digits, - or _.`);
@@ -50,6 +69,7 @@ export const returnAddress: ResourceSpec = {
   id: { from: 'generated' },
   required: ['label', 'country', 'phoneNumber', 'address', 'address.streetAddress', 'address.locality', 'address.postalCode', 'address.country'],
   maxLengths: { label: 100, phoneNumber: 32, 'address.recipientName': 100, 'address.locality': 100, 'address.region': 100, 'address.postalCode': 32 },
+  docs: { rules: { country: COUNTRY, 'address.country': COUNTRY }, query: { list: { country: Type.Optional(Type.String({ description: 'Only addresses of this country.' })) } } },
   list: { field: 'resources', kind: 'content#returnaddressListResponse', paging: 'maxResults', filter: (doc, q) => q.country === undefined || doc.country === q.country },
   validate(doc) {
     country(doc.country, 'returnAddress.country');
@@ -68,10 +88,11 @@ export const returnPolicy: ResourceSpec = {
   id: { from: 'generated' },
   required: ['label', 'country', 'name', 'policy', 'policy.type'],
   maxLengths: { label: 50, name: 100 },
+  docs: { rules: { country: COUNTRY, 'policy.type': { enum: RETURN_POLICY_TYPES }, 'policy.numberOfDays': { description: 'Whole days; required for numberOfDaysAfterDelivery.' } } },
   list: { field: 'resources', kind: 'content#returnpolicyListResponse', paging: 'none' },
   validate(doc) {
     country(doc.country, 'returnPolicy.country');
-    oneOf(doc.policy.type, ['numberOfDaysAfterDelivery', 'noReturns', 'lifetimeReturns'], 'returnPolicy.policy.type');
+    oneOf(doc.policy.type, RETURN_POLICY_TYPES, 'returnPolicy.policy.type');
     if (doc.policy.type === 'numberOfDaysAfterDelivery') {
       requireValue(doc.policy.numberOfDays, 'returnPolicy.policy.numberOfDays');
       if (!/^\d+$/.test(String(doc.policy.numberOfDays))) throw badRequest('returnPolicy.policy.numberOfDays must be a whole number of days.');
@@ -90,6 +111,15 @@ export const returnPolicyOnline: ResourceSpec = {
   id: { from: 'generated' },
   required: ['name', 'countries', 'returnPolicyUri'],
   maxLengths: { name: 100, label: 50, returnPolicyUri: 2000 },
+  docs: {
+    rules: {
+      countries: COUNTRY,
+      returnPolicyUri: { description: 'An http or https URL of the policy.' },
+      itemConditions: { enum: ITEM_CONDITIONS },
+      returnMethods: { enum: RETURN_METHODS },
+      'policy.type': { enum: ONLINE_POLICY_TYPES },
+    },
+  },
   list: { field: 'returnPolicies', paging: 'none' },
   validate(doc) {
     (doc.countries as string[]).forEach((c, i) => country(c, `returnPolicyOnline.countries[${i}]`));
@@ -97,7 +127,7 @@ export const returnPolicyOnline: ResourceSpec = {
     (doc.itemConditions ?? []).forEach((c: string, i: number) => oneOf(c, ITEM_CONDITIONS, `returnPolicyOnline.itemConditions[${i}]`));
     (doc.returnMethods ?? []).forEach((m: string, i: number) => oneOf(m, RETURN_METHODS, `returnPolicyOnline.returnMethods[${i}]`));
     if (doc.policy) {
-      oneOf(doc.policy.type, ['NUMBER_OF_DAYS_AFTER_DELIVERY', 'NO_RETURNS', 'LIFETIME_RETURNS'], 'returnPolicyOnline.policy.type');
+      oneOf(doc.policy.type, ONLINE_POLICY_TYPES, 'returnPolicyOnline.policy.type');
       if (doc.policy.type === 'NUMBER_OF_DAYS_AFTER_DELIVERY') requireValue(doc.policy.days, 'returnPolicyOnline.policy.days');
     }
   },
@@ -112,6 +142,7 @@ export const collections: ResourceSpec = {
   id: { from: 'body' },
   list: { field: 'resources', paging: 'pageSize' },
   maxLengths: { id: 50, headline: 150, link: 2000, mobileLink: 2000, imageLink: 2000 },
+  docs: { rules: { id: { pattern: '^[^\\s]{1,50}$', description: 'Id of the collection: 1 to 50 characters without spaces.' }, language: LANGUAGE, productCountry: COUNTRY } },
   validate(doc) {
     if (!/^[^\s]{1,50}$/.test(doc.id)) throw badRequest('collection.id must be 1 to 50 characters without spaces.');
     language(doc.language, 'collection.language');
@@ -135,12 +166,28 @@ export const promotions: ResourceSpec = {
   required: ['promotionId', 'contentLanguage', 'targetCountry', 'redemptionChannel', 'productApplicability', 'offerType', 'longTitle'],
   computeId: (doc) => `${(doc.redemptionChannel as string[]).includes('ONLINE') ? 'online' : 'local'}:${doc.contentLanguage}:${doc.targetCountry}:${doc.promotionId}`,
   maxLengths: { promotionId: 50, longTitle: 60, genericRedemptionCode: 20, promotionUrl: 2000 },
+  docs: {
+    rules: {
+      contentLanguage: LANGUAGE,
+      targetCountry: COUNTRY,
+      redemptionChannel: { enum: REDEMPTION_CHANNELS },
+      productApplicability: { enum: PRODUCT_APPLICABILITIES },
+      offerType: { enum: OFFER_TYPES, description: 'GENERIC_CODE needs genericRedemptionCode.' },
+      promotionEffectiveTimePeriod: { description: 'RFC 3339 start and end times, the end after the start; required unless promotionEffectiveDates is given.' },
+    },
+    query: {
+      list: {
+        countryCode: Type.Optional(Type.String({ description: 'Only promotions of this target country.' })),
+        languageCode: Type.Optional(Type.String({ description: 'Only promotions of this content language.' })),
+      },
+    },
+  },
   derive(doc, w) {
     language(doc.contentLanguage, 'promotion.contentLanguage');
     country(doc.targetCountry, 'promotion.targetCountry');
-    (doc.redemptionChannel as string[]).forEach((c, i) => oneOf(c, ['IN_STORE', 'ONLINE'], `promotion.redemptionChannel[${i}]`));
-    oneOf(doc.productApplicability, ['ALL_PRODUCTS', 'SPECIFIC_PRODUCTS'], 'promotion.productApplicability');
-    oneOf(doc.offerType, ['NO_CODE', 'GENERIC_CODE'], 'promotion.offerType');
+    (doc.redemptionChannel as string[]).forEach((c, i) => oneOf(c, REDEMPTION_CHANNELS, `promotion.redemptionChannel[${i}]`));
+    oneOf(doc.productApplicability, PRODUCT_APPLICABILITIES, 'promotion.productApplicability');
+    oneOf(doc.offerType, OFFER_TYPES, 'promotion.offerType');
     if (doc.offerType === 'GENERIC_CODE') requireValue(doc.genericRedemptionCode, 'promotion.genericRedemptionCode');
     const period = doc.promotionEffectiveTimePeriod;
     if (!period && !doc.promotionEffectiveDates) throw badRequest('Required field missing: promotion.promotionEffectiveTimePeriod', 'required');
@@ -173,6 +220,7 @@ export const orderTrackingSignals: ResourceSpec = {
   id: { from: 'generated' },
   required: ['orderId', 'orderCreatedTime', 'deliveryPostalCode', 'deliveryRegionCode', 'lineItems', 'shippingInfo'],
   maxLengths: { orderId: 100, deliveryPostalCode: 32 },
+  docs: { rules: { deliveryRegionCode: COUNTRY, 'shippingInfo.shippingStatus': { enum: SHIPPING_STATUSES }, 'shippingInfo.trackingId': { maxLength: 100 } } },
   derive(doc, w) {
     doc.merchantId = w.merchantId;
     country(doc.deliveryRegionCode, 'orderTrackingSignal.deliveryRegionCode');
@@ -183,7 +231,7 @@ export const orderTrackingSignals: ResourceSpec = {
     });
     (doc.shippingInfo as Array<Record<string, unknown>>).forEach((s, i) => {
       requireValue(s.shipmentId, `orderTrackingSignal.shippingInfo[${i}].shipmentId`);
-      oneOf(s.shippingStatus, ['SHIPPED', 'DELIVERED'], `orderTrackingSignal.shippingInfo[${i}].shippingStatus`);
+      oneOf(s.shippingStatus, SHIPPING_STATUSES, `orderTrackingSignal.shippingInfo[${i}].shippingStatus`);
       maxLength(s.trackingId, 100, `orderTrackingSignal.shippingInfo[${i}].trackingId`);
     });
   },
@@ -198,6 +246,7 @@ export const productDeliveryTime: ResourceSpec = {
   id: { from: 'body' },
   required: ['productId.productId', 'areaDeliveryTimes'],
   computeId: (doc) => doc.productId.productId,
+  docs: { rules: { productId: { description: 'The product (its REST id in productId.productId); it must exist.' } } },
   present: (doc) => {
     const { productKey: _key, ...rest } = doc;
     return rest;

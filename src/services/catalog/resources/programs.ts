@@ -9,6 +9,7 @@ import { websiteClaimed } from '../routes/accounts.ts';
 import type { AccountRow } from '../store.ts';
 import { badRequest, country } from '../wire/rules.ts';
 import { bodyObject, checkWire, readBody } from '../wire/validate.ts';
+import { wireBody } from '../schemas/wire.ts';
 
 export const REVIEW_JOB = 'program-review';
 /** How long a requested review takes, in domain time. */
@@ -71,6 +72,12 @@ function programOperations(program: Program): Operation[] {
     verb: 'POST',
     path: `/{merchantId}/${program}/requestreview`,
     scope: 'merchant',
+    request: {
+      body: wireBody(program === 'freelistingsprogram' ? 'RequestReviewFreeListingsRequest' : 'RequestReviewShoppingAdsRequest', {
+        rules: { regionCode: { pattern: '^[A-Z]{2}$', description: 'The region to review (CLDR code); it must be eligible.' } },
+        required: ['regionCode'],
+      }),
+    },
     async run(cat, call) {
       const body = checkWire<{ regionCode?: string }>(bodyObject(call.body), program === 'freelistingsprogram' ? 'RequestReviewFreeListingsRequest' : 'RequestReviewShoppingAdsRequest', 'request');
       country(body.regionCode, 'regionCode', true);
@@ -135,6 +142,12 @@ function checkoutOperations(): Operation[] {
     verb: 'POST',
     path,
     scope: 'merchant',
+    request: {
+      body: wireBody('InsertCheckoutSettingsRequest', {
+        rules: { uriSettings: { description: 'Exactly one of checkoutUriTemplate and cartUriTemplate: an https:// URL containing {id}.' } },
+        required: ['uriSettings'],
+      }),
+    },
     async run(cat, call) {
       const body = readBody(call.body, 'InsertCheckoutSettingsRequest', 'request', ['uriSettings']);
       const { checkoutUriTemplate, cartUriTemplate } = body.uriSettings;

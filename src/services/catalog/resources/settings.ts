@@ -1,6 +1,9 @@
 // Account tax and shipping settings (per account), the supported carriers, holidays and pickup services they may
 // name, and account statuses derived from the account's products and website claim.
+import { Type } from '@sinclair/typebox';
 import type { Catalog } from '../catalog.ts';
+import { MAX_RESULTS_PAGING } from '../schemas/common.ts';
+import type { FieldRules } from '../schemas/wire.ts';
 import type { Operation } from '../layer/operation.ts';
 import { listAnswer, pageRequest } from '../layer/paging.ts';
 import { requireMca } from '../access.ts';
@@ -31,6 +34,24 @@ function validateTax(doc: Record<string, any>): void {
   });
 }
 
+const SHIPMENT_TYPES = ['delivery', 'local_delivery', 'collection_point'];
+const ELIGIBILITIES = ['All scenarios', 'All scenarios except Shopping Actions', 'Shopping Actions'];
+
+const TAX_DOCS: FieldRules = {
+  'rules.country': { enum: ['US'], description: 'Account-level tax applies to the United States only; required.' },
+  'rules.locationId': { pattern: '^\\d+$', description: 'Numeric id of the state; required and unique among the rules.' },
+  'rules.ratePercent': { pattern: '^\\d+(\\.\\d+)?$', description: 'Tax rate from 0 to 100; required unless useGlobalRate is true (and refused with it).' },
+};
+
+const SHIPPING_DOCS: FieldRules = {
+  'postalCodeGroups.country': { pattern: '^[A-Z]{2}$' },
+  'services.deliveryCountry': { pattern: '^[A-Z]{2}$', description: 'CLDR country code; required.' },
+  'services.currency': { pattern: '^[A-Z]{3}$', description: 'ISO 4217 code; required.' },
+  'services.shipmentType': { enum: SHIPMENT_TYPES, description: 'collection_point services name a pickupService; others a deliveryTime.' },
+  'services.eligibility': { enum: ELIGIBILITIES },
+  'services.name': { description: 'Name of the service, unique in the settings; required.' },
+};
+
 const carrierNames = new Set(SUPPORTED_CARRIERS.map((c) => `${c.country}|${c.name}`));
 const holidayIds = new Set(SUPPORTED_HOLIDAYS.map((h) => h.id));
 
@@ -52,8 +73,8 @@ function validateShipping(doc: Record<string, any>): void {
     country(s.deliveryCountry, `${path}.deliveryCountry`, true);
     requireValue(s.currency, `${path}.currency`);
     if (!/^[A-Z]{3}$/.test(s.currency)) throw badRequest(`${path}.currency must be an ISO 4217 code.`);
-    if (s.shipmentType !== undefined) oneOf(s.shipmentType, ['delivery', 'local_delivery', 'collection_point'], `${path}.shipmentType`);
-    if (s.eligibility !== undefined) oneOf(s.eligibility, ['All scenarios', 'All scenarios except Shopping Actions', 'Shopping Actions'], `${path}.eligibility`);
+    if (s.shipmentType !== undefined) oneOf(s.shipmentType, SHIPMENT_TYPES, `${path}.shipmentType`);
+    if (s.eligibility !== undefined) oneOf(s.eligibility, ELIGIBILITIES, `${path}.eligibility`);
     price(s.minimumOrderValue, `${path}.minimumOrderValue`);
     if (s.shipmentType !== 'collection_point') {
       requireValue(s.deliveryTime, `${path}.deliveryTime`);
@@ -135,6 +156,8 @@ export async function accountStatus(cat: Catalog, account: AccountRow, destinati
   return { kind: 'content#accountStatus', accountId: account.id, websiteClaimed: claimed, accountLevelIssues, products };
 }
 
+const DESTINATIONS = Type.Optional(Type.Array(Type.String(), { description: 'Only these destinations are reported (repeat the parameter for several).' }));
+
 const destinationsOf = (q: Record<string, unknown>) => (q.destinations === undefined ? undefined : (Array.isArray(q.destinations) ? q.destinations : [q.destinations]).map(String));
 
 function accountStatusOperations(): Operation[] {
@@ -143,6 +166,7 @@ function accountStatusOperations(): Operation[] {
     verb: 'GET',
     path: '/{merchantId}/accountstatuses/{accountId}',
     scope: 'managed',
+    request: { query: { destinations: DESTINATIONS } },
     run: (cat, call) => accountStatus(cat, call.account, destinationsOf(call.query)),
   };
   const list: Operation = {
@@ -150,6 +174,9 @@ function accountStatusOperations(): Operation[] {
     verb: 'GET',
     path: '/{merchantId}/accountstatuses',
     scope: 'merchant',
+    request: {
+      query: { ...MAX_RESULTS_PAGING, destinations: DESTINATIONS, name: Type.Optional(Type.String({ description: 'Only sub-accounts whose name contains this text (case ignored).' })) },
+    },
     async run(cat, call) {
       requireMca(call.merchant);
       const req = pageRequest(call.query, 'maxResults', `accountstatuses:${call.merchant.id}`);
@@ -188,6 +215,7 @@ export function settingsOperations(): Operation[] {
       field: 'accountTax',
       defaults: () => ({ rules: [] }),
       validate: validateTax,
+      docs: TAX_DOCS,
     }),
     ...defineAccountSetting({
       name: 'shippingsettings',
@@ -195,6 +223,7 @@ export function settingsOperations(): Operation[] {
       field: 'shippingSettings',
       defaults: () => ({ services: [], postalCodeGroups: [] }),
       validate: validateShipping,
+      docs: SHIPPING_DOCS,
     }),
     ...supportedListOperations(),
     ...accountStatusOperations(),

@@ -8,6 +8,8 @@ import { collectionStatus } from '../rules/collection-status.ts';
 import type { ResourceRow } from '../store.ts';
 import { badRequest, numericId } from '../wire/rules.ts';
 import { bodyObject, checkWire } from '../wire/validate.ts';
+import { PAGE_SIZE_PAGING } from '../schemas/common.ts';
+import { wireBody } from '../schemas/wire.ts';
 
 async function statusOfCollection(cat: Catalog, merchantId: string, row: ResourceRow) {
   const offerIds = (row.doc.featuredProduct ?? []).map((f: { offerId: string }) => f.offerId);
@@ -51,6 +53,7 @@ export function statusOperations(): Operation[] {
       verb: 'GET',
       path: '/{merchantId}/collectionstatuses',
       scope: 'merchant',
+      request: { query: PAGE_SIZE_PAGING },
       async run(cat, call) {
         const req = pageRequest(call.query, 'pageSize', `collectionstatuses:${call.merchant.id}`);
         const page = await cat.store.resources(call.merchant.id, 'collections', { after: req.after, limit: req.limit });
@@ -63,6 +66,7 @@ export function statusOperations(): Operation[] {
       verb: 'GET',
       path: '/{cssGroupId}/csses',
       scope: 'caller',
+      request: { query: PAGE_SIZE_PAGING },
       async run(cat, call) {
         const groupId = numericId(call.params.cssGroupId, 'cssGroupId');
         await requireAccount(cat.store, call.caller, groupId);
@@ -91,6 +95,7 @@ export function statusOperations(): Operation[] {
       verb: 'POST',
       path: '/{cssGroupId}/csses/{cssDomainId}/updatelabels',
       scope: 'caller',
+      request: { body: wireBody('LabelIds', { rules: { labelIds: { description: 'The labels the domain carries from now on; each must exist in the CSS group.' } } }) },
       async run(cat, call) {
         const { groupId, domain } = await cssDomain(cat, call);
         const body = checkWire<{ labelIds?: string[] }>(bodyObject(call.body), 'LabelIds', 'labelIds');

@@ -10,6 +10,21 @@ import { listAnswer, pageRequest } from '../layer/paging.ts';
 import type { AccountRow, CatalogStore } from '../store.ts';
 import { badRequest, email, httpUrl, maxLength, oneOf, requireValue } from '../wire/rules.ts';
 import { bodyObject, checkWire, readBody } from '../wire/validate.ts';
+import {
+  ACCOUNT_BODY,
+  ACCOUNT_DELETE_QUERY,
+  ACCOUNT_LIST_QUERY,
+  ACCOUNT_NAME_MAX,
+  CLAIM_WEBSITE_QUERY,
+  LINK_ACTIONS,
+  LINK_BODY,
+  LINK_TYPES,
+  PHONE_VERIFICATION_METHODS,
+  REQUEST_PHONE_VERIFICATION_BODY,
+  UPDATE_LABELS_BODY,
+  VERIFY_PHONE_NUMBER_BODY,
+} from '../schemas/accounts.ts';
+import { MAX_RESULTS_PAGING } from '../schemas/common.ts';
 
 const ACCOUNT_KIND = 'content#account';
 
@@ -23,7 +38,7 @@ function accountDoc(body: unknown): Record<string, any> {
   delete doc.kind;
   delete doc.id;
   requireValue(doc.name, 'account.name');
-  maxLength(doc.name, 100, 'account.name');
+  maxLength(doc.name, ACCOUNT_NAME_MAX, 'account.name');
   httpUrl(doc.websiteUrl, 'account.websiteUrl');
   (doc.users ?? []).forEach((u: Record<string, unknown>, i: number) => email(u.emailAddress, `account.users[${i}].emailAddress`, true));
   return doc;
@@ -34,8 +49,6 @@ function checkBodyId(body: unknown, accountId: string): void {
   if (id !== undefined && id !== null && String(id) !== accountId) throw badRequest(`account.id ${JSON.stringify(id)} does not match the accountId parameter ${accountId}.`);
 }
 
-const LINK_TYPES = ['channelPartner', 'eCommercePlatform', 'paymentServiceProvider', 'localProductManager'] as const;
-const LINK_ACTIONS = ['approve', 'remove', 'request'] as const;
 
 interface LinkDoc {
   linkedAccountId: string;
@@ -65,6 +78,7 @@ export function accountOperations(): Operation[] {
     verb: 'POST',
     path: '/{merchantId}/accounts',
     scope: 'merchant',
+    request: { body: ACCOUNT_BODY },
     async run(cat, call) {
       requireMca(call.merchant);
       const doc = accountDoc(call.body);
@@ -80,6 +94,7 @@ export function accountOperations(): Operation[] {
     verb: 'PUT',
     path: '/{merchantId}/accounts/{accountId}',
     scope: 'managed',
+    request: { body: ACCOUNT_BODY },
     async run(cat, call) {
       checkBodyId(call.body, call.account.id);
       const doc = accountDoc(call.body);
@@ -100,6 +115,7 @@ export function accountOperations(): Operation[] {
     verb: 'DELETE',
     path: '/{merchantId}/accounts/{accountId}',
     scope: 'managed',
+    request: { query: ACCOUNT_DELETE_QUERY },
     async run(cat, call) {
       if (call.account.id === call.merchant.id) throw badRequest('An account cannot delete itself; delete sub-accounts through their multi-client account.');
       const force = call.query.force === true || call.query.force === 'true';
@@ -119,6 +135,7 @@ export function accountOperations(): Operation[] {
     verb: 'GET',
     path: '/{merchantId}/accounts',
     scope: 'merchant',
+    request: { query: ACCOUNT_LIST_QUERY },
     async run(cat, call) {
       requireMca(call.merchant);
       const req = pageRequest(call.query, 'maxResults', `accounts:${call.merchant.id}`);
@@ -137,6 +154,7 @@ export function accountOperations(): Operation[] {
     verb: 'POST',
     path: '/{merchantId}/accounts/{accountId}/claimwebsite',
     scope: 'managed',
+    request: { query: CLAIM_WEBSITE_QUERY },
     async run(cat, call) {
       await claimWebsite(cat, call.account, call.query.overwrite === true || call.query.overwrite === 'true');
       return { kind: 'content#accountsClaimWebsiteResponse' };
@@ -148,6 +166,7 @@ export function accountOperations(): Operation[] {
     verb: 'POST',
     path: '/{merchantId}/accounts/{accountId}/link',
     scope: 'managed',
+    request: { body: LINK_BODY },
     async run(cat, call) {
       const body = readBody(call.body, 'AccountsLinkRequest', 'linkRequest', ['action', 'linkedAccountId', 'linkType'], 'linkRequest.');
       oneOf(body.action, LINK_ACTIONS, 'linkRequest.action');
@@ -185,6 +204,7 @@ export function accountOperations(): Operation[] {
     verb: 'GET',
     path: '/{merchantId}/accounts/{accountId}/listlinks',
     scope: 'managed',
+    request: { query: MAX_RESULTS_PAGING },
     async run(cat, call) {
       const req = pageRequest(call.query, 'maxResults', `links:${call.account.id}`);
       const page = await cat.store.resources(call.account.id, 'links', { after: req.after, limit: req.limit });
@@ -198,9 +218,10 @@ export function accountOperations(): Operation[] {
     verb: 'POST',
     path: '/{merchantId}/accounts/{accountId}/requestphoneverification',
     scope: 'managed',
+    request: { body: REQUEST_PHONE_VERIFICATION_BODY },
     async run(cat, call) {
       const body = readBody(call.body, 'RequestPhoneVerificationRequest', 'request', ['phoneRegionCode', 'phoneNumber', 'phoneVerificationMethod']);
-      oneOf(body.phoneVerificationMethod, ['SMS', 'PHONE_CALL'], 'phoneVerificationMethod');
+      oneOf(body.phoneVerificationMethod, PHONE_VERIFICATION_METHODS, 'phoneVerificationMethod');
       if (!/^[A-Z]{2}$/.test(body.phoneRegionCode)) throw badRequest(`Invalid phoneRegionCode: ${JSON.stringify(body.phoneRegionCode)}.`);
       const digits = String(body.phoneNumber).replace(/[\s().-]/g, '');
       if (!/^\+?\d{6,15}$/.test(digits)) throw badRequest(`Invalid phoneNumber: ${JSON.stringify(body.phoneNumber)}.`);
@@ -229,6 +250,7 @@ export function accountOperations(): Operation[] {
     verb: 'POST',
     path: '/{merchantId}/accounts/{accountId}/verifyphonenumber',
     scope: 'managed',
+    request: { body: VERIFY_PHONE_NUMBER_BODY },
     async run(cat, call) {
       const body = readBody(call.body, 'VerifyPhoneNumberRequest', 'request', ['verificationId', 'verificationCode']);
       const now = cat.now();
@@ -258,6 +280,7 @@ export function accountOperations(): Operation[] {
     verb: 'POST',
     path: '/{merchantId}/accounts/{accountId}/updatelabels',
     scope: 'managed',
+    request: { body: UPDATE_LABELS_BODY },
     async run(cat, call) {
       const body = checkWire<{ labelIds?: string[] }>(bodyObject(call.body), 'AccountsUpdateLabelsRequest', 'request');
       const labelIds = [...new Set(body.labelIds ?? [])];

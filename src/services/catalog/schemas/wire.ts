@@ -78,8 +78,9 @@ function build(type: string, spec: BodySpec, trail: string[]): TObject {
     let schema: TSchema;
     if (spec.nested?.[name]) schema = spec.nested[name];
     else if (WIRE_TYPES[element] && (Object.keys(deeper.rules).length > 0 || deeper.required.length > 0)) {
-      const object = build(element, deeper, [...trail, element]);
-      schema = code.endsWith('[]') ? Type.Array(object) : object;
+      const description = spec.rules?.[name]?.description;
+      const object = build(element, { ...deeper, description: code.endsWith('[]') ? undefined : description }, [...trail, element]);
+      schema = code.endsWith('[]') ? Type.Array(object, description ? { description } : {}) : object;
     } else {
       const own = spec.rules?.[name] ?? shared[name];
       const isRequired = required.some(([path]) => path === name);
