@@ -5,6 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { GoogleError } from '../../../core/google/index.ts';
+import { parseJsonBody } from '../../../core/http/json-body.ts';
 import { readFilePatch } from '../domain/file-input.ts';
 import { newUploadId } from '../domain/ids.ts';
 import { normaliseMime } from '../domain/mime.ts';
@@ -46,8 +47,9 @@ export async function startResumable(svc: FilesService, caller: Caller, req: Fas
   const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
   let metadata: unknown = {};
   if (body.length > 0) {
+    // The limits of every JSON body: the session keeps the metadata as JSON, which a deeply nested one would overflow.
     try {
-      metadata = JSON.parse(body.toString('utf8'));
+      metadata = parseJsonBody(body.toString('utf8')) ?? {};
     } catch (err) {
       throw new GoogleError(400, `Invalid JSON payload received. ${(err as Error).message}`, { reason: 'parseError' });
     }
