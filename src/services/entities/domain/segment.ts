@@ -55,10 +55,11 @@ export class SegmentBuilder {
       this.#typeLists.push(e.types);
     }
     this.#typeSets.push(set);
-    let terms = '';
-    for (const [lang, name] of Object.entries(e.names)) terms += this.#language(lang) + NAME + name + END;
-    for (const [lang, list] of Object.entries(e.aliases ?? {})) for (const alias of list) terms += this.#language(lang) + ALIAS + alias + END;
-    this.#terms.push(terms);
+    // Joined rather than concatenated: one flat string per entity, not a tree of pieces each an object of its own.
+    const terms: string[] = [];
+    for (const [lang, name] of Object.entries(e.names)) terms.push(this.#language(lang), NAME, name, END);
+    for (const [lang, list] of Object.entries(e.aliases ?? {})) for (const alias of list) terms.push(this.#language(lang), ALIAS, alias, END);
+    this.#terms.push(terms.join(''));
   }
 
   #language(lang: string): string {
