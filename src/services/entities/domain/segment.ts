@@ -265,11 +265,18 @@ export class Segment {
 
   /** The entity's names and aliases in the languages `languageKeys` gave. */
   termsAt(pos: number, keys: Set<string>): MatchTerms {
-    const out: MatchTerms = { names: [], aliases: [] };
-    this.#eachTerm(pos, (key, kind, text) => {
-      if (keys.has(key)) (kind === NAME ? out.names : out.aliases).push(text);
-    });
-    return out;
+    // Searches call this for every candidate: the walk of #eachTerm, inline, slicing only the wanted texts.
+    const names: string[] = [];
+    const aliases: string[] = [];
+    const { blocks, ends } = this.#p.terms;
+    const block = blocks[Math.floor(pos / BLOCK)];
+    const end = ends[pos];
+    for (let i = pos % BLOCK === 0 ? 0 : ends[pos - 1]; i < end; ) {
+      const stop = block.indexOf(END, i + 2);
+      if (keys.has(block[i])) (block[i + 1] === NAME ? names : aliases).push(block.slice(i + 2, stop));
+      i = stop + 1;
+    }
+    return { names, aliases };
   }
 
   /** The entity as it was added (to fold the segment and later changes into a new one). */
