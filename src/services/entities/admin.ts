@@ -63,7 +63,7 @@ export function entityAdminRoutes(app: FastifyInstance, ctx: ServiceContext, gra
   app.post('/build', async () => {
     const built = await buildWorld(ctx, { minPopulation: readSettings(ctx.settings).minPopulation, progress: false });
     await graph.rebuildIndex();
-    return { built: built.length, total: await graph.count() };
+    return { built, total: await graph.count() };
   });
 
   app.get('/graph', async () => ({

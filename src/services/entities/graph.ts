@@ -39,18 +39,17 @@ export class EntityGraph {
     this.builtAtStart = undefined;
     if (settings.graph === 'world' && current?.graph !== 'world') {
       const started = Date.now();
-      // No progress bar: this runs while the start table is printed (`entities build` shows one).
-      const built = await buildWorld(this.#ctx, { minPopulation: settings.minPopulation, progress: false, signal: options.signal });
-      this.#ctx.log.info({ entities: built.length, ms: Date.now() - started }, 'entity graph built');
+      // The batches are indexed as they are written. No progress bar: this runs while the start table is printed
+      // (`entities build` shows one).
+      const builder = new SegmentBuilder();
+      const onBatch = (batch: Entity[]) => {
+        for (const e of batch) builder.add(indexedEntity(e));
+      };
+      const built = await buildWorld(this.#ctx, { minPopulation: settings.minPopulation, progress: false, signal: options.signal, onBatch });
+      this.#ctx.log.info({ entities: built, ms: Date.now() - started }, 'entity graph built');
       this.builtAtStart = settings.minPopulation;
-      // Usually the graph holds nothing else, and the index comes straight from what was just built.
-      if ((await this.count()) === built.length) {
-        const builder = new SegmentBuilder();
-        for (let i = 0; i < built.length; i += SCAN_PAGE) {
-          options.signal?.throwIfAborted();
-          await yieldToOthers();
-          for (const e of built.slice(i, i + SCAN_PAGE)) builder.add(indexedEntity(e));
-        }
+      // Usually the graph holds nothing else, and the index is the one just filled.
+      if ((await this.count()) === built) {
         this.#index = new SearchIndex(builder.finish());
         return;
       }

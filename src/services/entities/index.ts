@@ -74,7 +74,7 @@ export const manifest: ServiceManifest = {
           // Opening the data builds a missing graph: build again only if that did not happen or took other cities.
           const record = await graph.defaultRecord();
           const fresh = graph.builtAtStart === minPopulation && record !== undefined;
-          const built = fresh ? record.entities : (await buildWorld(ctx, { minPopulation, progress: true })).length;
+          const built = fresh ? record.entities : await buildWorld(ctx, { minPopulation, progress: true });
           console.log(`built ${built} entities (${await graph.count()} in the graph)`);
         } finally {
           await close();

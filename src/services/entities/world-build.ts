@@ -1,5 +1,6 @@
-// Building the default graph into the database: derive every entity from the data packages, replace the previous
-// build's entities (user-loaded ones stay), write in batches of units of work, and record what was built.
+// Building the default graph into the database: derive every entity from the data packages, write them in batches
+// of units of work, remove the previous build's entities this one lacks (user-loaded ones stay), and record what was
+// built.
 import cliProgress from 'cli-progress';
 import type { ServiceContext } from '../../core/service.ts';
 import type { Entity } from './domain/entity.ts';
@@ -27,48 +28,59 @@ export interface BuildOptions {
   progress: boolean;
   /** Stops the build between two batches (the graph is then built again at the next start). */
   signal?: AbortSignal;
+  /** Called with each batch once it is committed (the caller indexes it): no batch is kept after its turn. */
+  onBatch?: (entities: Entity[]) => void;
 }
 
-/** Builds the world graph; resolves with the entities written once the last batch (and the record) committed. */
-export async function buildWorld(ctx: ServiceContext, options: BuildOptions): Promise<Entity[]> {
+/**
+ * Builds the world graph a batch at a time, as the parts are derived (so the whole graph is never held at once);
+ * resolves with the number of entities written once the last unit (removing the previous build's entities that this
+ * one lacks, and recording the build) committed.
+ */
+export async function buildWorld(ctx: ServiceContext, options: BuildOptions): Promise<number> {
   const sources = readWorldSources();
-  const entities: Entity[] = [];
-  for (const part of worldGraphParts(sources, { minPopulation: options.minPopulation })) {
-    options.signal?.throwIfAborted();
-    await yieldToOthers();
-    entities.push(...part);
-  }
-  const built = new Set(entities.map((e) => e.id));
   const bar = options.progress
     ? new cliProgress.SingleBar(
         { format: 'building the entity graph [{bar}] {percentage}% | {value}/{total} entities | ETA {eta_formatted}', hideCursor: true, noTTYOutput: true, notTTYSchedule: 5000 },
         cliProgress.Presets.shades_classic,
       )
     : undefined;
-  bar?.start(entities.length, 0);
+  // The total is known at the end; until then the places, languages, currencies and cities stand for it.
+  const cities = sources.cities.filter((c) => c.population >= options.minPopulation).length;
+  bar?.start(Object.keys(sources.continents).length + sources.countries.length + Object.keys(sources.languages).length + Object.keys(sources.currencies).length + cities, 0);
+  const built = new Set<string>();
   try {
-    // The previous build's entities that this one lacks go first; an empty graph needs no replacing at all.
-    const empty = await ctx.db.write(async (tx) => {
-      const stored = await entityIds(tx);
-      await deleteEntities(tx, stored.filter((id) => isWorldId(id) && !built.has(id)));
-      return stored.length === 0;
-    });
-    for (let i = 0; i < entities.length; i += BATCH) {
+    // An empty graph needs no replacing at all.
+    const stored = new Set(await ctx.db.write((tx) => entityIds(tx)));
+    const write = async (batch: Entity[]) => {
       options.signal?.throwIfAborted();
-      const batch = entities.slice(i, i + BATCH);
-      const last = i + BATCH >= entities.length;
       const now = ctx.clock.now();
-      await ctx.db.write(async (tx) => {
-        await writeEntities(tx, batch, now, empty);
-        // The record commits with the last batch: a build cut short is simply built again at the next start.
-        if (last) await writeMeta(tx, DEFAULT_KEY, JSON.stringify(worldRecord(options, entities.length, now)));
-      });
-      bar?.update(Math.min(i + BATCH, entities.length));
+      await ctx.db.write((tx) => writeEntities(tx, batch, now, stored.size === 0));
+      for (const e of batch) built.add(e.id);
+      options.onBatch?.(batch);
+      bar?.update(built.size);
+    };
+    let pending: Entity[] = [];
+    for (const part of worldGraphParts(sources, { minPopulation: options.minPopulation })) {
+      await yieldToOthers();
+      pending.push(...part);
+      for (; pending.length >= BATCH; pending = pending.slice(BATCH)) await write(pending.slice(0, BATCH));
     }
+    if (pending.length) await write(pending);
+    options.signal?.throwIfAborted();
+    // The record commits with the removal of what the previous build had and this one lacks: a build cut short is
+    // simply built again at the next start.
+    const now = ctx.clock.now();
+    await ctx.db.write(async (tx) => {
+      await deleteEntities(tx, [...stored].filter((id) => isWorldId(id) && !built.has(id)));
+      await writeMeta(tx, DEFAULT_KEY, JSON.stringify(worldRecord(options, built.size, now)));
+    });
+    bar?.setTotal(built.size);
+    bar?.update(built.size);
   } finally {
     bar?.stop();
   }
-  return entities;
+  return built.size;
 }
 
 /** The steps of a build run on the event loop every service shares: let pending requests through between them. */
