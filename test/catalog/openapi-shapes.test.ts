@@ -54,6 +54,37 @@ for (const database of DATABASES) {
       assert.equal(body.properties.entries.maxItems, 10_000);
     });
 
+    it('other write methods: accounts, datafeeds, inventory, resources and reports', () => {
+      const account = bodyOf(`${P}/{merchantId}/accounts`, 'post');
+      assert.deepEqual(account.required, ['name']);
+      assert.equal(account.properties.name.maxLength, 100);
+      assert.deepEqual(account.properties.users.items.required, ['emailAddress']);
+      const feed = bodyOf(`${P}/{merchantId}/datafeeds`, 'post');
+      assert.deepEqual([...feed.required].sort(), ['fileName', 'name', 'targets']);
+      assert.equal(feed.properties.fetchSchedule.properties.hour.maximum, 23);
+      assert.deepEqual(feed.properties.fetchSchedule.required, ['fetchUrl']);
+      const local = bodyOf(`${P}/{merchantId}/products/{productId}/localinventory`, 'post');
+      assert.deepEqual(local.required, ['storeCode']);
+      assert.equal(local.properties.price.properties.currency.pattern, '^[A-Z]{3}$');
+      const region = doc.paths[`${P}/{merchantId}/regions`].post;
+      assert.ok(region.parameters.some((p: any) => p.in === 'query' && p.name === 'regionId' && p.required));
+      const source = bodyOf(`${P}/{merchantId}/conversionsources`, 'post');
+      assert.equal(source.properties.merchantCenterDestination.properties.attributionSettings.properties.attributionLookbackWindowInDays.maximum, 90);
+      assert.deepEqual(bodyOf(`${P}/{merchantId}/reports/search`, 'post').required, ['query']);
+      assert.ok(queryOf(`${P}/{merchantId}/conversionsources`, 'get').showDeleted);
+    });
+
+    it('every route documents its path parameters', () => {
+      for (const [path, verbs] of Object.entries<any>(doc.paths)) {
+        if (!path.startsWith(P)) continue;
+        const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+        for (const op of Object.values<any>(verbs)) {
+          const documentedNames = (op.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name);
+          assert.deepEqual(documentedNames.sort(), [...names].sort(), path);
+        }
+      }
+    });
+
     it('documents without enforcing: a body the schema refuses still gets the API\'s own answer', async () => {
       const res = await c.api(`/${SUB}/products`, { body: product('doc-1', { offerId: 'x'.repeat(51) }) });
       assert.equal(res.status, 400);

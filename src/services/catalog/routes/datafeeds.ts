@@ -6,15 +6,15 @@ import type { Catalog } from '../catalog.ts';
 import { FETCH_JOB, fetchJobKey } from '../datafeed-fetch.ts';
 import { randomNumericId } from '../ids.ts';
 import { batchOperation } from '../layer/batch.ts';
-import type { Call, Operation } from '../layer/operation.ts';
+import type { Call, Operation, RequestShape } from '../layer/operation.ts';
 import type { CatalogStore } from '../store.ts';
 import { listAnswer, pageRequest } from '../layer/paging.ts';
 import { checkSchedule, nextFetchAt } from '../rules/fetch-schedule.ts';
 import { badRequest, country, httpUrl, language, maxLength, oneOf, requireValue } from '../wire/rules.ts';
 import { bodyObject, checkWire } from '../wire/validate.ts';
+import { COLUMN_DELIMITERS, CONTENT_TYPES, DATAFEED_BODY, DATAFEED_LIST_QUERY, DATAFEED_NAME_MAX, DATAFEED_STATUS_GET_QUERY, FILE_ENCODINGS, QUOTING_MODES } from '../schemas/datafeeds.ts';
 
 const KIND = 'content#datafeed';
-const CONTENT_TYPES = ['products', 'local products', 'product inventory'];
 
 const feedNotFound = (id: string) => notFound(`Datafeed ${id} not found.`);
 
@@ -22,9 +22,9 @@ function datafeedDoc(body: unknown): Record<string, any> {
   const doc = checkWire<Record<string, any>>(bodyObject(body), 'Datafeed', 'datafeed');
   delete doc.kind;
   requireValue(doc.name, 'datafeed.name');
-  maxLength(doc.name, 100, 'datafeed.name');
+  maxLength(doc.name, DATAFEED_NAME_MAX, 'datafeed.name');
   requireValue(doc.fileName, 'datafeed.fileName');
-  maxLength(doc.fileName, 100, 'datafeed.fileName');
+  maxLength(doc.fileName, DATAFEED_NAME_MAX, 'datafeed.fileName');
   if (!/^[\w.-]+$/.test(doc.fileName)) throw badRequest('datafeed.fileName may hold letters, digits, ., - and _ only.');
   doc.contentType ??= 'products';
   oneOf(doc.contentType, CONTENT_TYPES, 'datafeed.contentType');
@@ -35,9 +35,9 @@ function datafeedDoc(body: unknown): Record<string, any> {
     country(t.country, `datafeed.targets[${i}].country`);
   });
   if (doc.format) {
-    if (doc.format.columnDelimiter !== undefined) oneOf(doc.format.columnDelimiter, ['pipe', 'tab', 'tilde'], 'datafeed.format.columnDelimiter');
-    if (doc.format.fileEncoding !== undefined) oneOf(doc.format.fileEncoding, ['utf-8', 'utf-16be', 'utf-16le', 'latin-1'], 'datafeed.format.fileEncoding');
-    if (doc.format.quotingMode !== undefined) oneOf(doc.format.quotingMode, ['value quoting', 'normal character'], 'datafeed.format.quotingMode');
+    if (doc.format.columnDelimiter !== undefined) oneOf(doc.format.columnDelimiter, COLUMN_DELIMITERS, 'datafeed.format.columnDelimiter');
+    if (doc.format.fileEncoding !== undefined) oneOf(doc.format.fileEncoding, FILE_ENCODINGS, 'datafeed.format.fileEncoding');
+    if (doc.format.quotingMode !== undefined) oneOf(doc.format.quotingMode, QUOTING_MODES, 'datafeed.format.quotingMode');
   }
   if (doc.fetchSchedule) {
     httpUrl(doc.fetchSchedule.fetchUrl, 'datafeed.fetchSchedule.fetchUrl', true);
@@ -79,7 +79,7 @@ const feedIdOf = (call: Call) => {
 };
 
 export function datafeedOperations(): Operation[] {
-  const op = (name: string, verb: Operation['verb'], path: string, run: Operation['run']): Operation => ({ method: `datafeeds.${name}`, verb, path, scope: 'merchant', run });
+  const op = (name: string, verb: Operation['verb'], path: string, run: Operation['run'], request?: RequestShape): Operation => ({ method: `datafeeds.${name}`, verb, path, scope: 'merchant', request, run });
 
   const get = op('get', 'GET', '/{merchantId}/datafeeds/{datafeedId}', async (cat, call) => {
     const row = await cat.store.resource(call.merchant.id, 'datafeeds', feedIdOf(call));
@@ -90,7 +90,7 @@ export function datafeedOperations(): Operation[] {
     const req = pageRequest(call.query, 'maxResults', `datafeeds:${call.merchant.id}`);
     const page = await cat.store.resources(call.merchant.id, 'datafeeds', { after: req.after, limit: req.limit });
     return listAnswer('resources', page.items.map((r) => present(r.doc)), req.token(page), 'content#datafeedsListResponse');
-  });
+  }, { query: DATAFEED_LIST_QUERY });
   const insert = op('insert', 'POST', '/{merchantId}/datafeeds', async (cat, call) => {
     const doc = datafeedDoc(call.body);
     doc.id = randomNumericId();
@@ -100,7 +100,7 @@ export function datafeedOperations(): Operation[] {
       await armSchedule(cat, tx, call.merchant.id, doc);
     });
     return present(doc);
-  });
+  }, { body: DATAFEED_BODY });
   const update = op('update', 'PUT', '/{merchantId}/datafeeds/{datafeedId}', async (cat, call) => {
     const id = feedIdOf(call);
     const bodyId = (call.body as { id?: unknown } | undefined)?.id;
@@ -117,7 +117,7 @@ export function datafeedOperations(): Operation[] {
       await armSchedule(cat, tx, call.merchant.id, doc);
     });
     return present(doc);
-  });
+  }, { body: DATAFEED_BODY });
   const remove = op('delete', 'DELETE', '/{merchantId}/datafeeds/{datafeedId}', async (cat, call) => {
     const id = feedIdOf(call);
     await cat.write(async (s, tx) => {
@@ -146,6 +146,7 @@ export function datafeedOperations(): Operation[] {
     verb: 'GET',
     path: '/{merchantId}/datafeedstatuses/{datafeedId}',
     scope: 'merchant',
+    request: { query: DATAFEED_STATUS_GET_QUERY },
     async run(cat, call) {
       const id = feedIdOf(call);
       const feed = await cat.store.resource(call.merchant.id, 'datafeeds', id);
@@ -159,6 +160,7 @@ export function datafeedOperations(): Operation[] {
     verb: 'GET',
     path: '/{merchantId}/datafeedstatuses',
     scope: 'merchant',
+    request: { query: DATAFEED_LIST_QUERY },
     async run(cat, call) {
       const req = pageRequest(call.query, 'maxResults', `datafeedstatuses:${call.merchant.id}`);
       const page = await cat.store.resources(call.merchant.id, 'datafeeds', { after: req.after, limit: req.limit });

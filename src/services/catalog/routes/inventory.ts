@@ -6,17 +6,26 @@ import type { Kysely } from 'kysely';
 import { notFound } from '../../../core/google/index.ts';
 import type { Catalog } from '../catalog.ts';
 import { batchOperation } from '../layer/batch.ts';
-import type { Call, Operation } from '../layer/operation.ts';
+import type { Call, Operation, RequestShape } from '../layer/operation.ts';
 import { listAnswer } from '../layer/paging.ts';
 import { itemNotFound, setLocalStores } from '../products.ts';
 import type { CatalogStore } from '../store.ts';
 import { badRequest, country, language, maxLength, oneOf, price, requireValue } from '../wire/rules.ts';
 import { bodyObject, checkWire } from '../wire/validate.ts';
 import { productIdOf } from './products.ts';
+import {
+  AVAILABILITY,
+  ITEM_ID_MAX,
+  LOCAL_INVENTORY_BODY,
+  PICKUP_METHODS,
+  PICKUP_SLAS,
+  POS_INVENTORY_BODY,
+  POS_SALE_BODY,
+  POS_STORE_BODY,
+  REGIONAL_INVENTORY_BODY,
+  STORE_CODE_MAX,
+} from '../schemas/inventory.ts';
 
-const AVAILABILITY = ['in stock', 'out of stock', 'limited availability', 'on display to order', 'preorder', 'backorder'];
-const PICKUP_METHODS = ['buy', 'reserve', 'ship to store', 'not supported'];
-const PICKUP_SLAS = ['same day', 'next day', '2-day', '3-day', '4-day', '5-day', '6-day', '7-day', 'multi-week'];
 
 function checkOffer(doc: Record<string, any>, root: string): void {
   price(doc.price, `${root}.price`);
@@ -47,11 +56,12 @@ export function inventoryOperations(): Operation[] {
     verb: 'POST',
     path: '/{merchantId}/products/{productId}/localinventory',
     scope: 'merchant',
+    request: { body: LOCAL_INVENTORY_BODY },
     async run(cat, call) {
       const doc = checkWire<Record<string, any>>(bodyObject(call.body), 'LocalInventory', 'localInventory');
       delete doc.kind;
       requireValue(doc.storeCode, 'localInventory.storeCode');
-      maxLength(doc.storeCode, 64, 'localInventory.storeCode');
+      maxLength(doc.storeCode, STORE_CODE_MAX, 'localInventory.storeCode');
       checkOffer(doc, 'localInventory');
       if (doc.pickupMethod !== undefined) oneOf(doc.pickupMethod, PICKUP_METHODS, 'localInventory.pickupMethod');
       if (doc.pickupSla !== undefined) oneOf(doc.pickupSla, PICKUP_SLAS, 'localInventory.pickupSla');
@@ -70,6 +80,7 @@ export function inventoryOperations(): Operation[] {
     verb: 'POST',
     path: '/{merchantId}/products/{productId}/regionalinventory',
     scope: 'merchant',
+    request: { body: REGIONAL_INVENTORY_BODY },
     async run(cat, call) {
       const doc = checkWire<Record<string, any>>(bodyObject(call.body), 'RegionalInventory', 'regionalInventory');
       delete doc.kind;
@@ -124,7 +135,7 @@ function checkPosItem(doc: Record<string, any>, root: string): void {
   country(doc.targetCountry, `${root}.targetCountry`);
   language(doc.contentLanguage, `${root}.contentLanguage`);
   price(doc.price, `${root}.price`);
-  maxLength(doc.itemId, 50, `${root}.itemId`);
+  maxLength(doc.itemId, ITEM_ID_MAX, `${root}.itemId`);
   if (!/^-?\d+$/.test(String(doc.quantity))) throw badRequest(`${root}.quantity must be a whole number.`);
   if (Number.isNaN(Date.parse(doc.timestamp))) throw badRequest(`${root}.timestamp must be an RFC 3339 time.`);
 }
@@ -146,12 +157,13 @@ async function requireStore(store: CatalogStore, merchantId: string, code: strin
 
 function posOperations(): Operation[] {
   const base = '/{merchantId}/pos/{targetMerchantId}';
-  const pos = (name: string, verb: Operation['verb'], path: string, run: Operation['run']): Operation => ({
+  const pos = (name: string, verb: Operation['verb'], path: string, run: Operation['run'], request?: RequestShape): Operation => ({
     method: `pos.${name}`,
     verb,
     path: base + path,
     scope: 'managed',
     accountParam: 'targetMerchantId',
+    request,
     run,
   });
   const target = (call: Call) => call.account.id;
@@ -161,14 +173,14 @@ function posOperations(): Operation[] {
     delete doc.kind;
     requireValue(doc.storeCode, 'store.storeCode');
     requireValue(doc.storeAddress, 'store.storeAddress');
-    maxLength(doc.storeCode, 64, 'store.storeCode');
+    maxLength(doc.storeCode, STORE_CODE_MAX, 'store.storeCode');
     maxLength(doc.storeName, 100, 'store.storeName');
     maxLength(doc.storeAddress, 500, 'store.storeAddress');
     // Matching against business profiles: a store with an address is matched.
     const stored = { ...doc, matchingStatus: 'matched' };
     await cat.write((s) => s.putResource(target(call), 'posstores', doc.storeCode, stored, cat.now()));
     return { kind: 'content#posStore', ...stored };
-  });
+  }, { body: POS_STORE_BODY });
   const get = pos('get', 'GET', '/store/{storeCode}', async (cat, call) => {
     const row = await cat.store.resource(target(call), 'posstores', storeCodeOf(call));
     if (!row) throw storeNotFound(storeCodeOf(call));
@@ -204,6 +216,7 @@ function posOperations(): Operation[] {
       await s.putResource(target(call), 'posinventory', `${doc.storeCode}|${doc.itemId}`, { ...doc, quantity: String(quantity) }, now);
       await syncLocalInventory(cat, s, t, target(call), doc, quantity, now);
     }),
+    { body: POS_INVENTORY_BODY },
   );
   const sale = pos('sale', 'POST', '/sale', (cat, call) =>
     record(cat, call, 'sale', async (s, doc, now, t) => {
@@ -218,6 +231,7 @@ function posOperations(): Operation[] {
         await syncLocalInventory(cat, s, t, target(call), stock.doc, remaining, now);
       }
     }),
+    { body: POS_SALE_BODY },
   );
 
   const batch = batchOperation({

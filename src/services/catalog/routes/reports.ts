@@ -6,6 +6,7 @@ import type { Operation } from '../layer/operation.ts';
 import { performanceBetween } from '../performance.ts';
 import { statusOf } from '../products.ts';
 import { readBody } from '../wire/validate.ts';
+import { REPORT_PAGE_DEFAULT, REPORT_PAGE_MAX, SEARCH_BODY } from '../schemas/reports.ts';
 
 export function reportOperations(): Operation[] {
   return [
@@ -14,9 +15,10 @@ export function reportOperations(): Operation[] {
       verb: 'POST',
       path: '/{merchantId}/reports/search',
       scope: 'merchant',
+      request: { body: SEARCH_BODY },
       async run(cat, call) {
         const body = readBody<{ query?: string; pageSize?: number; pageToken?: string }>(call.body, 'SearchRequest', 'request', ['query']);
-        const limit = pageSize(body.pageSize, 1000, 5000);
+        const limit = pageSize(body.pageSize, REPORT_PAGE_DEFAULT, REPORT_PAGE_MAX);
         const now = cat.now();
         let query;
         try {

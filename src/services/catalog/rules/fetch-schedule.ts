@@ -15,10 +15,16 @@ export interface FetchSchedule {
   paused?: boolean;
 }
 
+/** A whole number within bounds: the fields are int32 in the API, and a day such as 1.5 would never come round. */
+function wholeInRange(value: number | undefined, min: number, max: number, path: string): void {
+  inRange(value, min, max, path);
+  if (value !== undefined && !Number.isInteger(Number(value))) throw badRequest(`Invalid value for ${path}: ${JSON.stringify(value)}; a whole number was expected.`);
+}
+
 export function checkSchedule(s: FetchSchedule, path: string): void {
-  inRange(s.hour, 0, 23, `${path}.hour`);
-  inRange(s.minuteOfHour, 0, 59, `${path}.minuteOfHour`);
-  inRange(s.dayOfMonth, 1, 31, `${path}.dayOfMonth`);
+  wholeInRange(s.hour, 0, 23, `${path}.hour`);
+  wholeInRange(s.minuteOfHour, 0, 59, `${path}.minuteOfHour`);
+  wholeInRange(s.dayOfMonth, 1, 31, `${path}.dayOfMonth`);
   if (s.weekday !== undefined) oneOf(s.weekday, WEEKDAYS, `${path}.weekday`);
   if (s.weekday !== undefined && s.dayOfMonth !== undefined) throw badRequest(`${path}: weekday and dayOfMonth exclude each other.`);
   if (s.timeZone !== undefined && !isTimeZone(s.timeZone)) throw badRequest(`${path}.timeZone is not a known time zone: ${JSON.stringify(s.timeZone)}.`);
