@@ -35,4 +35,21 @@ describe('googleQuery', () => {
     assert.deepEqual(Object.keys(schema.properties).sort(), [...SYSTEM_PARAMETERS, 'pageSize'].sort());
     assert.equal(schema.additionalProperties, false);
   });
+
+  it('leaves the query string open for a method that ignores unknown parameters', async () => {
+    const { googleQuery } = await import('../../src/core/google/query-schema.ts');
+    const { Type } = await import('@sinclair/typebox');
+    const own = { pageSize: Type.Optional(Type.Integer()) };
+    const ignoring = googleQuery(own, { unknownParameters: 'ignored' });
+    assert.equal(ignoring.additionalProperties, true);
+    assert.deepEqual(Object.keys(ignoring.properties), Object.keys(googleQuery(own).properties));
+    assert.equal(googleQuery(own, { unknownParameters: 'refused' }).additionalProperties, false);
+  });
+});
+
+describe('stringEnum', () => {
+  it('is a plain string enum carrying the given options', async () => {
+    const { stringEnum } = await import('../../src/core/http/schema-types.ts');
+    assert.deepEqual(JSON.parse(JSON.stringify(stringEnum(['a', 'b'], { description: 'd' }))), { type: 'string', enum: ['a', 'b'], description: 'd' });
+  });
 });

@@ -1,6 +1,7 @@
 // The documented query string of a Google-style method: its own parameters beside the system parameters every method
-// takes. Used with documented() (src/core/http/documented.ts): the method checks its parameters itself and refuses an
-// unknown one as Google does, so the schema's additionalProperties: false describes that refusal.
+// takes. Used with documented() (src/core/http/documented.ts): the method checks its parameters itself. Most refuse an
+// unknown one as Google does, which additionalProperties: false describes; the APIs that ignore one (Drive, Calendar,
+// Books, some Error Reporting methods) say so with `unknownParameters: 'ignored'`.
 import { Type, type TProperties } from '@sinclair/typebox';
 
 const SYSTEM_PARAMETER_SCHEMAS: TProperties = {
@@ -18,7 +19,12 @@ const SYSTEM_PARAMETER_SCHEMAS: TProperties = {
   userIp: Type.Optional(Type.String({ description: 'Legacy stand-in for quotaUser.' })),
 };
 
+export interface GoogleQueryOptions {
+  /** What the method does with a parameter it does not know: refuses it (the default) or ignores it. */
+  unknownParameters?: 'refused' | 'ignored';
+}
+
 /** The query string of a method taking `own` parameters (each `Type.Optional` unless required) and the system ones. */
-export function googleQuery(own: TProperties = {}) {
-  return Type.Object({ ...SYSTEM_PARAMETER_SCHEMAS, ...own }, { additionalProperties: false });
+export function googleQuery(own: TProperties = {}, options: GoogleQueryOptions = {}) {
+  return Type.Object({ ...SYSTEM_PARAMETER_SCHEMAS, ...own }, { additionalProperties: options.unknownParameters === 'ignored' });
 }

@@ -10,7 +10,7 @@ import { boolParam, type Query } from '../domain/params.ts';
 import { aclTopic, calendarListTopic } from '../watches.ts';
 import type { CalendarService } from '../wiring.ts';
 import { AclRule, Calendar, CalendarListEntry, CalendarListQuery, CalendarListWriteQuery } from './schemas/calendar.ts';
-import { StopChannel, WatchChannel } from './schemas/channel.ts';
+import { StopChannelBody, WatchChannelBody } from '../../../core/google/watch-channel-schema.ts';
 import { AclRuleParams, CalendarIdParams, SystemQuery } from './schemas/common.ts';
 
 type P = { calendarId: string; ruleId: string };
@@ -43,7 +43,7 @@ export function calendarRoutes(app: FastifyInstance, ctx: ServiceContext, s: Cal
   app.get(`${V3}/users/me/calendarList/:calendarId`, ofCalendar, async (req) => s.calendarList.get(await authenticate(req, ctx, 'read'), p(req).calendarId));
   const rgbFormat = (req: FastifyRequest) => boolParam(req.query as Query, 'colorRgbFormat');
   app.post(`${V3}/users/me/calendarList`, listEntryWrite(false), async (req) => s.calendarList.insert(await authenticate(req, ctx, 'manage'), req.body, rgbFormat(req)));
-  app.post(`${V3}/users/me/calendarList/watch`, documented({ querystring: SystemQuery, body: WatchChannel }), async (req) => {
+  app.post(`${V3}/users/me/calendarList/watch`, documented({ querystring: SystemQuery, body: WatchChannelBody }), async (req) => {
     const caller = await authenticate(req, ctx, 'read');
     return ctx.db.write((tx) => s.watches.open(tx, caller, calendarListTopic(caller.email), '/users/me/calendarList', req.body));
   });
@@ -57,7 +57,7 @@ export function calendarRoutes(app: FastifyInstance, ctx: ServiceContext, s: Cal
 
   app.get(`${V3}/calendars/:calendarId/acl`, ofCalendar, async (req) => s.admin.aclList(await authenticate(req, ctx, 'read'), p(req).calendarId));
   app.post(`${V3}/calendars/:calendarId/acl`, documented({ params: CalendarIdParams, querystring: SystemQuery, body: AclRule }), async (req) => s.admin.aclPut(await authenticate(req, ctx, 'manage'), p(req).calendarId, undefined, req.body, false));
-  app.post(`${V3}/calendars/:calendarId/acl/watch`, documented({ params: CalendarIdParams, querystring: SystemQuery, body: WatchChannel }), async (req) => {
+  app.post(`${V3}/calendars/:calendarId/acl/watch`, documented({ params: CalendarIdParams, querystring: SystemQuery, body: WatchChannelBody }), async (req) => {
     const caller = await authenticate(req, ctx, 'read');
     return ctx.db.write(async (tx) => {
       const { calendar } = await s.calendars.resolve(caller, p(req).calendarId, 'owner', tx);
@@ -78,7 +78,7 @@ export function calendarRoutes(app: FastifyInstance, ctx: ServiceContext, s: Cal
     return colorsResource('2012-02-14T00:00:00.000Z');
   });
 
-  app.post(`${V3}/channels/stop`, documented({ querystring: SystemQuery, body: StopChannel }), async (req, reply) => {
+  app.post(`${V3}/channels/stop`, documented({ querystring: SystemQuery, body: StopChannelBody }), async (req, reply) => {
     const caller = await authenticate(req, ctx, 'read');
     const body = (req.body ?? {}) as { id?: unknown; resourceId?: unknown };
     const stopped = await ctx.db.write((tx) => s.watch.stop(tx, { service: 'calendar', ownerId: caller.principalId, id: body.id, resourceId: body.resourceId }));

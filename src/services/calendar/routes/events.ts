@@ -12,7 +12,7 @@ import type { CalendarService } from '../wiring.ts';
 import { CalendarIdParams, EventIdParams } from './schemas/common.ts';
 import { Event } from './schemas/event.ts';
 import { EventGetQuery, EventListQuery, EventWriteQuery, InstancesQuery, MoveQuery, QuickAddQuery } from './schemas/event-query.ts';
-import { WatchChannel } from './schemas/channel.ts';
+import { WatchChannelBody } from '../../../core/google/watch-channel-schema.ts';
 
 type P = { calendarId: string; eventId: string };
 const p = (req: FastifyRequest) => req.params as P;
@@ -69,7 +69,7 @@ export function eventRoutes(app: FastifyInstance, ctx: ServiceContext, s: Calend
     return answer(await s.events.insert(caller, calendar.id, parsed, { ...prm, conferenceDataVersion: 0 }));
   });
 
-  app.post(`${BASE}/watch`, documented({ params: CalendarIdParams, querystring: EventListQuery, body: WatchChannel }), async (req) => {
+  app.post(`${BASE}/watch`, documented({ params: CalendarIdParams, querystring: EventListQuery, body: WatchChannelBody }), async (req) => {
     const caller = await authenticate(req, ctx, 'read');
     readListQuery(q(req));
     return ctx.db.write(async (tx) => {

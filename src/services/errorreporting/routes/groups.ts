@@ -9,8 +9,9 @@ import { readGroupUpdate } from '../domain/group-update.ts';
 import { checkLocation, checkProjectId, groupFromName, groupName, holdsEvents, type Scope } from '../domain/project.ts';
 import { errorGroupJson } from '../read-model.ts';
 import type { ErrorStore } from '../store.ts';
+import { googleQuery } from '../../../core/google/query-schema.ts';
 import { READ_RULE, authorise } from './auth.ts';
-import { lenientQuery } from './schemas/common.ts';
+
 import { ErrorGroup, GROUP_PATH_PARAMS } from './schemas/group.ts';
 
 type P = { projectId?: string; location?: string; groupId?: string; groupName?: string };
@@ -33,7 +34,7 @@ export function groupRoutes(app: FastifyInstance, ctx: ServiceContext, store: Er
   // Groups live in the home location only; another location has none.
   const find = async (ref: Scope & { groupId: string }) => (holdsEvents(ref) ? store.group(ref.projectId, ref.groupId) : undefined);
 
-  const query = lenientQuery();
+  const query = googleQuery({}, { unknownParameters: 'ignored' });
   PATHS.forEach((path, i) => {
     const params = GROUP_PATH_PARAMS[i];
     app.get(path, documented({ params, querystring: query }), async (req) => {

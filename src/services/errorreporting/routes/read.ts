@@ -7,8 +7,9 @@ import { checkLocation, checkProjectId, holdsEvents, scopeFromName, type Scope }
 import { readEventsQuery, readGroupStatsQuery } from '../domain/query.ts';
 import { listEvents, listGroupStats } from '../read-model.ts';
 import type { ErrorStore } from '../store.ts';
+import { googleQuery } from '../../../core/google/query-schema.ts';
 import { READ_RULE, authorise } from './auth.ts';
-import { lenientQuery, LocationParams, ProjectNameParams, ProjectParams } from './schemas/common.ts';
+import { LocationParams, ProjectNameParams, ProjectParams } from './schemas/common.ts';
 import { EventsQuery, GroupStatsQuery } from './schemas/read.ts';
 
 type P = { projectId?: string; location?: string; projectName?: string };
@@ -40,7 +41,7 @@ export function readRoutes(app: FastifyInstance, ctx: ServiceContext, store: Err
       const scope = scopeOf(req, true);
       return listEvents(store, scope, readEventsQuery(query(req), ctx.clock.now()));
     });
-    app.delete(`${prefix}/events`, documented({ params: paramsOf(prefix, false), querystring: lenientQuery() }), async (req) => {
+    app.delete(`${prefix}/events`, documented({ params: paramsOf(prefix, false), querystring: googleQuery({}, { unknownParameters: 'ignored' }) }), async (req) => {
       await authorise(req, ctx, READ_RULE);
       const scope = scopeOf(req, false);
       if (holdsEvents(scope)) await store.deleteEvents(scope.projectId);

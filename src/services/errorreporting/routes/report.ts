@@ -9,8 +9,9 @@ import { isAnalysable } from '../domain/log-bucket.ts';
 import { checkProjectId, scopeFromName } from '../domain/project.ts';
 import { acceptReport } from '../domain/report.ts';
 import type { ErrorStore } from '../store.ts';
+import { googleQuery } from '../../../core/google/query-schema.ts';
 import { REPORT_RULE, authorise } from './auth.ts';
-import { lenientQuery, ProjectNameParams, ProjectParams } from './schemas/common.ts';
+import { ProjectNameParams, ProjectParams } from './schemas/common.ts';
 import { ReportedErrorEvent } from './schemas/event.ts';
 
 type P = { projectId: string; projectName: string; method: string };
@@ -22,7 +23,7 @@ function projectOnly(name: string): string {
   return scope.projectId;
 }
 
-const querystring = lenientQuery();
+const querystring = googleQuery({}, { unknownParameters: 'ignored' });
 const byProject = documented({ params: ProjectParams, querystring, body: ReportedErrorEvent });
 const byName = documented({ params: ProjectNameParams(false), querystring, body: ReportedErrorEvent });
 const byEncodedColon = documented({

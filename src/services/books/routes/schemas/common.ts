@@ -1,16 +1,13 @@
-// Pieces the documented request schemas of Books share: a method's query string (its parameters beside the system
-// ones; Books ignores a parameter it does not know, so more are allowed), paging, projection and path parameters.
+// Pieces the documented request schemas of Books share: paging, projection and path parameters. A method's query string
+// is googleQuery(own, { unknownParameters: 'ignored' }): Books ignores a parameter it does not know.
 // Enumerations are listed in their lower-case form; the handlers also accept the discovery document's upper-case one.
 import { Type, type TProperties } from '@sinclair/typebox';
-import { googleQuery } from '../../../../core/google/query-schema.ts';
+import { stringEnum } from '../../../../core/http/schema-types.ts';
 import { PROJECTIONS } from '../params.ts';
-
-/** The query string of a method taking `own` parameters; parameters it does not know are ignored. */
-export const booksQuery = (own: TProperties = {}) => Type.Object(googleQuery(own).properties, { additionalProperties: true });
 
 /** An optional parameter with one of `values` (any case; `_` for `-`). */
 export const choice = (values: readonly string[], description: string) =>
-  Type.Optional(Type.Unsafe<string>({ type: 'string', enum: [...values], description: `${description} Case-insensitive.` }));
+  Type.Optional(stringEnum(values, { description: `${description} Case-insensitive.` }));
 
 /** An optional `true` or `false`; another value is refused. */
 export const flag = (description: string) => Type.Optional(Type.Boolean({ description }));

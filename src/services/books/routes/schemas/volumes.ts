@@ -2,7 +2,8 @@
 import { Type } from '@sinclair/typebox';
 import { documented } from '../../../../core/http/documented.ts';
 import { FILTERS } from '../../catalog-store.ts';
-import { PAGE, PROJECTION, SHOW_PREORDERS, booksQuery, choice, flag } from './common.ts';
+import { googleQuery } from '../../../../core/google/query-schema.ts';
+import { PAGE, PROJECTION, SHOW_PREORDERS, choice, flag } from './common.ts';
 
 // The values volumes.list accepts, read by the handler too.
 export const ORDER_BY = ['relevance', 'newest'] as const;
@@ -13,7 +14,7 @@ export const MATURITY_RATINGS = ['mature', 'not-mature'] as const;
 
 export const VOLUME_SCHEMAS = {
   list: documented({
-    querystring: booksQuery({
+    querystring: googleQuery({
       q: Type.String({
         minLength: 1,
         description: 'Full-text search query string: words, "phrases", intitle:, inauthor:, inpublisher:, subject:, isbn:, lccn:, oclc:.',
@@ -28,14 +29,14 @@ export const VOLUME_SCHEMAS = {
       langRestrict: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2,3}$', description: 'Restrict results to books with this ISO 639-1 language code.' })),
       libraryRestrict: choice(LIBRARY_RESTRICTS, "Restrict search to this user's library (my-library needs a token that names a user)."),
       maxAllowedMaturityRating: choice(MATURITY_RATINGS, 'The maximum allowed maturity rating of returned volumes (accepted; the catalog holds no mature titles).'),
-    }),
+    }, { unknownParameters: 'ignored' }),
   }),
   get: documented({
     params: Type.Object({ volumeId: Type.String({ description: 'ID of volume to retrieve.' }) }),
-    querystring: booksQuery({
+    querystring: googleQuery({
       ...PROJECTION,
       includeNonComicsSeries: flag('Set to true to include non-comics series (accepted and ignored).'),
       user_library_consistent_read: flag('Accepted and ignored.'),
-    }),
+    }, { unknownParameters: 'ignored' }),
   }),
 };

@@ -2,8 +2,10 @@
 // calendar list's parameters, as calendars.ts, domain/list-entry.ts and calendar-list.ts read them.
 import { Type } from '@sinclair/typebox';
 import { CALENDAR_COLORS } from '../../domain/colors.ts';
+import { googleQuery } from '../../../../core/google/query-schema.ts';
+import { stringEnum } from '../../../../core/http/schema-types.ts';
 import { ReminderList } from './event.ts';
-import { calendarQuery, flag, maxResults, pageToken, readOnly, stringEnum } from './common.ts';
+import { flag, maxResults, pageToken, readOnly } from './common.ts';
 
 const closed = { additionalProperties: false } as const;
 
@@ -54,17 +56,17 @@ export const CalendarListEntry = Type.Object(
   { ...closed, description: 'An entry of the user\u2019s calendar list. A null field clears it.' },
 );
 
-export const CalendarListWriteQuery = calendarQuery({
+export const CalendarListWriteQuery = googleQuery({
   colorRgbFormat: flag('Whether to use the backgroundColor and foregroundColor fields to write the calendar colors (RGB).'),
-});
+}, { unknownParameters: 'ignored' });
 
-export const CalendarListQuery = calendarQuery({
+export const CalendarListQuery = googleQuery({
   maxResults: maxResults(100, 250),
   pageToken,
   minAccessRole: Type.Optional(stringEnum(['freeBusyReader', 'reader', 'writer', 'owner'], { description: 'The minimum access role for the user in the returned entries.' })),
   showHidden: flag('Whether to show hidden entries.'),
   showDeleted: flag('Whether to include deleted calendar list entries in the result.'),
-});
+}, { unknownParameters: 'ignored' });
 
 export const AclRule = Type.Object(
   {

@@ -1,19 +1,10 @@
 // Building blocks of the calendar's documented route schemas (documentation only, see core/http/documented.ts): the
 // handlers check every value themselves and answer in Calendar's error format.
-import { Type, type SchemaOptions, type TProperties } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { googleQuery } from '../../../../core/google/query-schema.ts';
-
-/** A string taking one of `values` (an OpenAPI enum). */
-export const stringEnum = (values: readonly string[], options: SchemaOptions = {}) => Type.Unsafe<string>({ type: 'string', enum: [...values], ...options });
 
 /** A field a client may send back as it read it; the handler ignores it. */
 export const readOnly = (description: string) => Type.Optional(Type.Unknown({ description: `${description} Read-only: ignored in a request.` }));
-
-/**
- * The query string of a calendar method: its parameters and the system ones. Calendar ignores a parameter it does
- * not know (unlike the APIs that refuse one), so the object stays open.
- */
-export const calendarQuery = (own: TProperties = {}) => Type.Object(googleQuery(own).properties, { additionalProperties: true });
 
 export const CalendarIdParams = Type.Object({
   calendarId: Type.String({ description: 'Calendar identifier, or "primary" for the calendar of the signed-in user.' }),
@@ -41,5 +32,8 @@ export const maxResults = (fallback: number, cap: number) =>
 export const pageToken = Type.Optional(Type.String({ maxLength: 4096, description: 'Token specifying which result page to return.' }));
 export const syncToken = Type.Optional(Type.String({ maxLength: 4096, description: 'Token obtained from the nextSyncToken field of a previous list: only entries changed since then are returned.' }));
 
-/** The query string of a method with no parameters of its own. */
-export const SystemQuery = calendarQuery();
+/**
+ * The query string of a method with no parameters of its own. Calendar ignores a parameter it does not know (unlike
+ * the APIs that refuse one), so every method's query string is googleQuery(own, { unknownParameters: 'ignored' }).
+ */
+export const SystemQuery = googleQuery({}, { unknownParameters: 'ignored' });

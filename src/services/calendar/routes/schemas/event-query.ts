@@ -1,7 +1,9 @@
 // The documented query parameters of the event methods, as domain/params.ts and the reader parse them.
 import { Type } from '@sinclair/typebox';
 import { EVENT_TYPES } from '../../domain/event.ts';
-import { calendarQuery, flag, maxResults, pageToken, stringEnum, syncToken } from './common.ts';
+import { googleQuery } from '../../../../core/google/query-schema.ts';
+import { stringEnum } from '../../../../core/http/schema-types.ts';
+import { flag, maxResults, pageToken, syncToken } from './common.ts';
 
 const instant = (description: string) => Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description: `${description} An RFC 3339 timestamp with a time zone offset.` }));
 
@@ -17,25 +19,25 @@ const WRITE = {
   maxAttendees,
 };
 
-export const EventWriteQuery = calendarQuery(WRITE);
+export const EventWriteQuery = googleQuery(WRITE, { unknownParameters: 'ignored' });
 
-export const QuickAddQuery = calendarQuery({
+export const QuickAddQuery = googleQuery({
   ...WRITE,
   text: Type.String({ minLength: 1, maxLength: 1024, description: 'The text describing the event to be created.' }),
-});
+}, { unknownParameters: 'ignored' });
 
-export const MoveQuery = calendarQuery({
+export const MoveQuery = googleQuery({
   ...WRITE,
   destination: Type.String({ minLength: 1, maxLength: 1024, description: 'Calendar identifier of the calendar the event is moved to.' }),
-});
+}, { unknownParameters: 'ignored' });
 
-export const EventGetQuery = calendarQuery({ timeZone, maxAttendees, alwaysIncludeEmail: flag('Deprecated and ignored.') });
+export const EventGetQuery = googleQuery({ timeZone, maxAttendees, alwaysIncludeEmail: flag('Deprecated and ignored.') }, { unknownParameters: 'ignored' });
 
 const extendedProperty = (scope: string) =>
   Type.Optional(Type.Array(Type.String({ pattern: '^[^=]+=' }), { description: `${scope} extended property constraints, each propertyName=value; all must match.` }));
 
 /** events.list and events.watch (which takes the same parameters). */
-export const EventListQuery = calendarQuery({
+export const EventListQuery = googleQuery({
   maxResults: maxResults(250, 2500),
   pageToken,
   syncToken: { ...syncToken, description: `${syncToken.description} Cannot be combined with iCalUID, orderBy, q, timeMin, timeMax, updatedMin or the extended property filters.` },
@@ -54,9 +56,9 @@ export const EventListQuery = calendarQuery({
   sharedExtendedProperty: extendedProperty('Shared'),
   maxAttendees,
   alwaysIncludeEmail: flag('Deprecated and ignored.'),
-});
+}, { unknownParameters: 'ignored' });
 
-export const InstancesQuery = calendarQuery({
+export const InstancesQuery = googleQuery({
   maxResults: maxResults(250, 2500),
   pageToken,
   timeMin: instant('Lower bound (exclusive) for an instance\u2019s end time.'),
@@ -66,4 +68,4 @@ export const InstancesQuery = calendarQuery({
   timeZone,
   maxAttendees,
   alwaysIncludeEmail: flag('Deprecated and ignored.'),
-});
+}, { unknownParameters: 'ignored' });

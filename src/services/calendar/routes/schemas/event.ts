@@ -7,7 +7,8 @@ import { EVENT_TYPES } from '../../domain/event.ts';
 import { EVENT_ID } from '../../domain/ids.ts';
 import { AUTO_DECLINE, LIMITS, RESPONSES } from '../../domain/input.ts';
 import { MAX_LINE, MAX_LINES } from '../../domain/recurrence.ts';
-import { readOnly, stringEnum } from './common.ts';
+import { stringEnum } from '../../../../core/http/schema-types.ts';
+import { readOnly } from './common.ts';
 
 const closed = { additionalProperties: false } as const;
 const text = (maxLength: number, description: string) => Type.Optional(Type.String({ maxLength, description }));

@@ -1,4 +1,5 @@
 // The documented parameters of settings.list (settings.watch takes the Channel body of ./channel.ts).
-import { calendarQuery, maxResults, pageToken, syncToken } from './common.ts';
+import { googleQuery } from '../../../../core/google/query-schema.ts';
+import { maxResults, pageToken, syncToken } from './common.ts';
 
-export const SettingsListQuery = calendarQuery({ maxResults: maxResults(100, 250), pageToken, syncToken });
+export const SettingsListQuery = googleQuery({ maxResults: maxResults(100, 250), pageToken, syncToken }, { unknownParameters: 'ignored' });

@@ -1,15 +1,8 @@
 // Path and query building blocks of the documented route schemas (documentation only, see core/http/documented.ts):
 // the handlers check the values themselves and answer INVALID_ARGUMENT as the real API does.
-import { Type, type SchemaOptions, type TProperties } from '@sinclair/typebox';
-import { googleQuery } from '../../../../core/google/query-schema.ts';
+import { Type } from '@sinclair/typebox';
 import { GROUP_ID } from '../../domain/fingerprint.ts';
 import { LOCATION, PROJECT_ID, PROJECT_NUMBER } from '../../domain/project.ts';
-
-/** A string taking one of `values` (an OpenAPI enum). */
-export const stringEnum = (values: readonly string[], options: SchemaOptions = {}) => Type.Unsafe<string>({ type: 'string', enum: [...values], ...options });
-
-/** The query string of a method that ignores parameters it does not know (report, groups, deleteEvents). */
-export const lenientQuery = (own: TProperties = {}) => Type.Object(googleQuery(own).properties, { additionalProperties: true });
 
 const projectId = Type.String({
   pattern: `${PROJECT_ID.source}|${PROJECT_NUMBER.source}`,

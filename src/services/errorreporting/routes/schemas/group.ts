@@ -2,7 +2,8 @@
 // issues replace the stored ones; name and groupId, when given, must be those of the path.
 import { Type } from '@sinclair/typebox';
 import { RESOLUTION_STATUSES } from '../../domain/group-update.ts';
-import { groupId, LocationParams, ProjectParams, stringEnum } from './common.ts';
+import { stringEnum } from '../../../../core/http/schema-types.ts';
+import { groupId, LocationParams, ProjectParams } from './common.ts';
 
 export const ErrorGroup = Type.Object(
   {

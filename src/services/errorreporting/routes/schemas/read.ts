@@ -3,7 +3,8 @@
 import { Type } from '@sinclair/typebox';
 import { googleQuery } from '../../../../core/google/query-schema.ts';
 import { ALIGNMENTS, DEFAULT_PERIOD, ORDERS, PERIODS } from '../../domain/query.ts';
-import { groupId, stringEnum } from './common.ts';
+import { stringEnum } from '../../../../core/http/schema-types.ts';
+import { groupId } from './common.ts';
 
 const COMMON = {
   'serviceFilter.service': Type.Optional(Type.String({ description: 'Only error groups or events of this service (ServiceContext.service).' })),

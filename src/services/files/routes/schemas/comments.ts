@@ -2,7 +2,8 @@
 // and a reply's verb.
 import { Type } from '@sinclair/typebox';
 import { documented } from '../../../../core/http/documented.ts';
-import { FILE_ID, FileParams, PAGE_TOKEN, driveQuery, flag, integer, oneOf, pathParams, text } from './common.ts';
+import { googleQuery } from '../../../../core/google/query-schema.ts';
+import { FILE_ID, FileParams, PAGE_TOKEN, flag, integer, oneOf, pathParams, text } from './common.ts';
 
 /** The longest comment or reply, in characters. */
 export const MAX_COMMENT = 32_768;
@@ -55,22 +56,22 @@ const CommentParams = pathParams(COMMENT_ID);
 const ReplyParams = pathParams({ ...COMMENT_ID, replyId: 'The ID of the reply.' });
 const INCLUDE_DELETED = { includeDeleted: flag('Whether deleted comments or replies are included (their content blank).') };
 const listQuery = (extra = {}) =>
-  driveQuery({ ...PAGE_TOKEN, ...INCLUDE_DELETED, maxResults: integer(0, 100, 'Maximum number of items to return (0 or none: 20).'), ...extra });
+  googleQuery({ ...PAGE_TOKEN, ...INCLUDE_DELETED, maxResults: integer(0, 100, 'Maximum number of items to return (0 or none: 20).'), ...extra }, { unknownParameters: 'ignored' });
 
 export const COMMENT_SCHEMAS = {
   list: documented({
     params: FileParams,
     querystring: listQuery({ updatedMin: Type.Optional(Type.String({ format: 'date-time', description: 'Only comments modified after this time (RFC 3339).' })) }),
   }),
-  get: documented({ params: CommentParams, querystring: driveQuery(INCLUDE_DELETED) }),
-  insert: documented({ params: FileParams, querystring: driveQuery(), body: CommentInsert }),
-  update: documented({ params: CommentParams, querystring: driveQuery(), body: commentUpdate(true) }),
-  patch: documented({ params: CommentParams, querystring: driveQuery(), body: commentUpdate(false) }),
-  delete: documented({ params: CommentParams, querystring: driveQuery() }),
+  get: documented({ params: CommentParams, querystring: googleQuery(INCLUDE_DELETED, { unknownParameters: 'ignored' }) }),
+  insert: documented({ params: FileParams, querystring: googleQuery({}, { unknownParameters: 'ignored' }), body: CommentInsert }),
+  update: documented({ params: CommentParams, querystring: googleQuery({}, { unknownParameters: 'ignored' }), body: commentUpdate(true) }),
+  patch: documented({ params: CommentParams, querystring: googleQuery({}, { unknownParameters: 'ignored' }), body: commentUpdate(false) }),
+  delete: documented({ params: CommentParams, querystring: googleQuery({}, { unknownParameters: 'ignored' }) }),
   listReplies: documented({ params: CommentParams, querystring: listQuery() }),
-  getReply: documented({ params: ReplyParams, querystring: driveQuery(INCLUDE_DELETED) }),
-  insertReply: documented({ params: CommentParams, querystring: driveQuery(), body: ReplyInsert }),
-  updateReply: documented({ params: ReplyParams, querystring: driveQuery(), body: replyUpdate(true) }),
-  patchReply: documented({ params: ReplyParams, querystring: driveQuery(), body: replyUpdate(false) }),
-  deleteReply: documented({ params: ReplyParams, querystring: driveQuery() }),
+  getReply: documented({ params: ReplyParams, querystring: googleQuery(INCLUDE_DELETED, { unknownParameters: 'ignored' }) }),
+  insertReply: documented({ params: CommentParams, querystring: googleQuery({}, { unknownParameters: 'ignored' }), body: ReplyInsert }),
+  updateReply: documented({ params: ReplyParams, querystring: googleQuery({}, { unknownParameters: 'ignored' }), body: replyUpdate(true) }),
+  patchReply: documented({ params: ReplyParams, querystring: googleQuery({}, { unknownParameters: 'ignored' }), body: replyUpdate(false) }),
+  deleteReply: documented({ params: ReplyParams, querystring: googleQuery({}, { unknownParameters: 'ignored' }) }),
 };

@@ -1,10 +1,7 @@
-// Pieces the documented request schemas of the file storage share: the query string of a method (Drive's parameters
-// beside the system ones; an unknown parameter is ignored, not refused), path parameters and common query parameters.
+// Pieces the documented request schemas of the file storage share: path parameters and common query parameters. A
+// method's query string is googleQuery(own, { unknownParameters: 'ignored' }): Drive ignores a parameter it does not know.
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
-import { googleQuery } from '../../../../core/google/query-schema.ts';
-
-/** The query string of a method taking `own` parameters: unknown ones are ignored by the handlers. */
-export const driveQuery = (own: TProperties = {}) => Type.Object(googleQuery(own).properties, { additionalProperties: true });
+import { stringEnum } from '../../../../core/http/schema-types.ts';
 
 /** Path parameters, each a string. */
 export const pathParams = (names: Record<string, string>) =>
@@ -20,11 +17,8 @@ export const integer = (minimum: number, maximum: number, description: string) =
 
 export const text = (description: string, maxLength?: number) => optional(Type.String({ description, ...(maxLength ? { maxLength } : {}) }));
 
-/** A string that is one of `values` (a plain `enum`, which reads better in the document than a union of literals). */
-export const stringEnum = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: 'string', enum: [...values], description });
-
 /** An optional parameter or field that is one of the listed values. */
-export const oneOf = (values: readonly string[], description: string) => optional(stringEnum(values, description));
+export const oneOf = (values: readonly string[], description: string) => optional(stringEnum(values, { description }));
 
 export const ALL_DRIVES: TProperties = {
   supportsAllDrives: flag('Whether the requesting application supports both My Drives and shared drives.'),

@@ -1,7 +1,8 @@
 // Documented requests of drives.*: a Drive's writable fields (name, colour, theme, restrictions).
 import { Type } from '@sinclair/typebox';
 import { documented } from '../../../../core/http/documented.ts';
-import { PAGE_TOKEN, driveQuery, flag, integer, pathParams, text } from './common.ts';
+import { googleQuery } from '../../../../core/google/query-schema.ts';
+import { PAGE_TOKEN, flag, integer, pathParams, text } from './common.ts';
 
 export const MAX_DRIVE_NAME = 256;
 export const DRIVE_RESTRICTIONS = ['adminManagedRestrictions', 'copyRequiresWriterPermission', 'domainUsersOnly', 'driveMembersOnly', 'sharingFoldersRequiresOrganizerPermission'] as const;
@@ -37,19 +38,19 @@ const DriveParams = pathParams({ driveId: 'The ID of the shared drive.' });
 
 export const DRIVE_SCHEMAS = {
   insert: documented({
-    querystring: driveQuery({ requestId: Type.String({ minLength: 1, maxLength: 256, description: 'An ID, such as a random UUID, which uniquely identifies this request (idempotent creation).' }) }),
+    querystring: googleQuery({ requestId: Type.String({ minLength: 1, maxLength: 256, description: 'An ID, such as a random UUID, which uniquely identifies this request (idempotent creation).' }) }, { unknownParameters: 'ignored' }),
     body: drive(true),
   }),
-  get: documented({ params: DriveParams, querystring: driveQuery() }),
+  get: documented({ params: DriveParams, querystring: googleQuery({}, { unknownParameters: 'ignored' }) }),
   list: documented({
-    querystring: driveQuery({
+    querystring: googleQuery({
       ...PAGE_TOKEN,
       maxResults: integer(1, 100, 'Maximum number of shared drives to return (default 10).'),
       q: text("Query for shared drives: name (=, !=, contains) and hidden (=, !=) terms joined by and."),
       useDomainAdminAccess: flag('Accepted and ignored.'),
-    }),
+    }, { unknownParameters: 'ignored' }),
   }),
-  update: documented({ params: DriveParams, querystring: driveQuery(), body: drive(false) }),
-  hide: documented({ params: DriveParams, querystring: driveQuery() }),
-  delete: documented({ params: DriveParams, querystring: driveQuery() }),
+  update: documented({ params: DriveParams, querystring: googleQuery({}, { unknownParameters: 'ignored' }), body: drive(false) }),
+  hide: documented({ params: DriveParams, querystring: googleQuery({}, { unknownParameters: 'ignored' }) }),
+  delete: documented({ params: DriveParams, querystring: googleQuery({}, { unknownParameters: 'ignored' }) }),
 };

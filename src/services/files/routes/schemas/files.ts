@@ -5,7 +5,8 @@ import { documented } from '../../../../core/http/documented.ts';
 import { MAX_DESCRIPTION, MAX_INDEXABLE_TEXT, MAX_TITLE } from '../../domain/file-input.ts';
 import { ORDER_KEYS } from '../../domain/order-by.ts';
 import { MODIFIED_DATE_BEHAVIORS } from '../../ops/files.ts';
-import { ALL_DRIVES, FileParams, PAGE_TOKEN, driveQuery, flag, integer, oneOf, text } from './common.ts';
+import { googleQuery } from '../../../../core/google/query-schema.ts';
+import { ALL_DRIVES, FileParams, PAGE_TOKEN, flag, integer, oneOf, text } from './common.ts';
 import { PropertyBody } from './properties.ts';
 
 const dateTime = (description: string) => Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description }));
@@ -67,32 +68,32 @@ export const UPDATE_QUERY = {
   updateViewedDate: flag("Whether to update the view date after successfully updating the file."),
 };
 
-const allDrivesOnly = documented({ params: FileParams, querystring: driveQuery(ALL_DRIVES) });
+const allDrivesOnly = documented({ params: FileParams, querystring: googleQuery(ALL_DRIVES, { unknownParameters: 'ignored' }) });
 
 export const FILE_SCHEMAS = {
   get: documented({
     params: FileParams,
-    querystring: driveQuery({
+    querystring: googleQuery({
       ...ALL_DRIVES,
       updateViewedDate: flag("Whether to update the view date after successfully retrieving the file."),
       revisionId: text('With alt=media: the revision whose content to download.'),
-    }),
+    }, { unknownParameters: 'ignored' }),
   }),
-  insert: documented({ querystring: driveQuery(INSERT_QUERY), body: FileBody }),
-  update: documented({ params: FileParams, querystring: driveQuery(UPDATE_QUERY), body: FileBody }),
+  insert: documented({ querystring: googleQuery(INSERT_QUERY, { unknownParameters: 'ignored' }), body: FileBody }),
+  update: documented({ params: FileParams, querystring: googleQuery(UPDATE_QUERY, { unknownParameters: 'ignored' }), body: FileBody }),
   delete: allDrivesOnly,
-  copy: documented({ params: FileParams, querystring: driveQuery({ ...ALL_DRIVES, ...PINNED }), body: FileBody }),
+  copy: documented({ params: FileParams, querystring: googleQuery({ ...ALL_DRIVES, ...PINNED }, { unknownParameters: 'ignored' }), body: FileBody }),
   trash: allDrivesOnly,
   touch: allDrivesOnly,
-  emptyTrash: documented({ querystring: driveQuery({ driveId: text('The shared drive whose trash to empty (the caller must be an organizer); left out, My Drive.') }) }),
+  emptyTrash: documented({ querystring: googleQuery({ driveId: text('The shared drive whose trash to empty (the caller must be an organizer); left out, My Drive.') }, { unknownParameters: 'ignored' }) }),
   generateIds: documented({
-    querystring: driveQuery({
+    querystring: googleQuery({
       maxResults: integer(1, 1000, 'Number of IDs to return (default 10).'),
       space: oneOf(['drive', 'appDataFolder'], 'The space in which the IDs can be used to create new files (default drive).'),
-    }),
+    }, { unknownParameters: 'ignored' }),
   }),
   list: documented({
-    querystring: driveQuery({
+    querystring: googleQuery({
       ...ALL_DRIVES,
       ...PAGE_TOKEN,
       maxResults: integer(0, 1000, 'Maximum number of files to return (0 or none: 100).'),
@@ -106,16 +107,16 @@ export const FILE_SCHEMAS = {
       includeTeamDriveItems: flag('Deprecated: use includeItemsFromAllDrives.'),
       driveId: text('ID of the shared drive to search (with corpora=drive).'),
       teamDriveId: text('Deprecated: use driveId.'),
-    }),
+    }, { unknownParameters: 'ignored' }),
   }),
   export: documented({
     params: FileParams,
-    querystring: driveQuery({ ...ALL_DRIVES, mimeType: Type.String({ description: 'The MIME type of the format requested for this export.' }) }),
+    querystring: googleQuery({ ...ALL_DRIVES, mimeType: Type.String({ description: 'The MIME type of the format requested for this export.' }) }, { unknownParameters: 'ignored' }),
   }),
   webContentLink: documented({
-    querystring: driveQuery({
+    querystring: googleQuery({
       id: Type.String({ description: 'The ID of the file to download.' }),
       revisionId: text('The revision whose content to download.'),
-    }),
+    }, { unknownParameters: 'ignored' }),
   }),
 };

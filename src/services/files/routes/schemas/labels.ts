@@ -1,7 +1,8 @@
 // Documented requests of files.listLabels and files.modifyLabels (domain/labels.ts reads the modifications).
 import { Type, type TSchema } from '@sinclair/typebox';
 import { documented } from '../../../../core/http/documented.ts';
-import { FileParams, PAGE_TOKEN, driveQuery, integer } from './common.ts';
+import { googleQuery } from '../../../../core/google/query-schema.ts';
+import { FileParams, PAGE_TOKEN, integer } from './common.ts';
 
 const ID_PATTERN = '^[\\w-]{1,128}$';
 
@@ -36,6 +37,6 @@ const ModifyLabelsRequest = Type.Object(
 );
 
 export const LABEL_SCHEMAS = {
-  list: documented({ params: FileParams, querystring: driveQuery({ ...PAGE_TOKEN, maxResults: integer(1, 100, 'Maximum number of labels to return (default 100).') }) }),
-  modify: documented({ params: FileParams, querystring: driveQuery(), body: ModifyLabelsRequest }),
+  list: documented({ params: FileParams, querystring: googleQuery({ ...PAGE_TOKEN, maxResults: integer(1, 100, 'Maximum number of labels to return (default 100).') }, { unknownParameters: 'ignored' }) }),
+  modify: documented({ params: FileParams, querystring: googleQuery({}, { unknownParameters: 'ignored' }), body: ModifyLabelsRequest }),
 };

@@ -2,7 +2,8 @@
 import { Type } from '@sinclair/typebox';
 import { documented } from '../../../../core/http/documented.ts';
 import { MAX_PROPERTY_BYTES } from '../../domain/properties.ts';
-import { FILE_ID, FileParams, driveQuery, oneOf, pathParams } from './common.ts';
+import { googleQuery } from '../../../../core/google/query-schema.ts';
+import { FILE_ID, FileParams, oneOf, pathParams } from './common.ts';
 
 const KEY_PATTERN = '^[A-Za-z0-9.!@$%^&*()\\-_/]+$';
 const VISIBILITY = ['PRIVATE', 'PUBLIC'] as const;
@@ -29,12 +30,12 @@ const PropertyPatch = Type.Object(
 );
 
 const PropertyParams = pathParams({ ...FILE_ID, propertyKey: 'The key of the property.' });
-const VisibilityQuery = driveQuery({ visibility: visibility('The visibility of the property (default PRIVATE).') });
+const VisibilityQuery = googleQuery({ visibility: visibility('The visibility of the property (default PRIVATE).') }, { unknownParameters: 'ignored' });
 
 export const PROPERTY_SCHEMAS = {
-  list: documented({ params: FileParams, querystring: driveQuery() }),
+  list: documented({ params: FileParams, querystring: googleQuery({}, { unknownParameters: 'ignored' }) }),
   get: documented({ params: PropertyParams, querystring: VisibilityQuery }),
-  insert: documented({ params: FileParams, querystring: driveQuery(), body: PropertyBody }),
+  insert: documented({ params: FileParams, querystring: googleQuery({}, { unknownParameters: 'ignored' }), body: PropertyBody }),
   update: documented({ params: PropertyParams, querystring: VisibilityQuery, body: PropertyPatch }),
   delete: documented({ params: PropertyParams, querystring: VisibilityQuery }),
 };

@@ -1,7 +1,8 @@
 // Documented requests of revisions.*: the flags of a Revision that can change.
 import { Type } from '@sinclair/typebox';
 import { documented } from '../../../../core/http/documented.ts';
-import { FILE_ID, FileParams, PAGE_TOKEN, driveQuery, flag, integer, pathParams } from './common.ts';
+import { googleQuery } from '../../../../core/google/query-schema.ts';
+import { FILE_ID, FileParams, PAGE_TOKEN, flag, integer, pathParams } from './common.ts';
 
 const RevisionParams = pathParams({ ...FILE_ID, revisionId: 'The ID of the revision (or `head`).' });
 
@@ -16,8 +17,8 @@ const RevisionPatch = Type.Object(
 );
 
 export const REVISION_SCHEMAS = {
-  list: documented({ params: FileParams, querystring: driveQuery({ ...PAGE_TOKEN, maxResults: integer(1, 1000, 'Maximum number of revisions to return (default 200).') }) }),
-  get: documented({ params: RevisionParams, querystring: driveQuery() }),
-  update: documented({ params: RevisionParams, querystring: driveQuery(), body: RevisionPatch }),
-  delete: documented({ params: RevisionParams, querystring: driveQuery() }),
+  list: documented({ params: FileParams, querystring: googleQuery({ ...PAGE_TOKEN, maxResults: integer(1, 1000, 'Maximum number of revisions to return (default 200).') }, { unknownParameters: 'ignored' }) }),
+  get: documented({ params: RevisionParams, querystring: googleQuery({}, { unknownParameters: 'ignored' }) }),
+  update: documented({ params: RevisionParams, querystring: googleQuery({}, { unknownParameters: 'ignored' }), body: RevisionPatch }),
+  delete: documented({ params: RevisionParams, querystring: googleQuery({}, { unknownParameters: 'ignored' }) }),
 };

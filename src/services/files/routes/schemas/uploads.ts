@@ -3,7 +3,8 @@
 // metadata part, then the media) are bytes and stay undescribed.
 import { Type } from '@sinclair/typebox';
 import { documented } from '../../../../core/http/documented.ts';
-import { FileParams, driveQuery, oneOf } from './common.ts';
+import { googleQuery } from '../../../../core/google/query-schema.ts';
+import { FileParams, oneOf } from './common.ts';
 import { CONVERT, FileBody, INSERT_QUERY, UPDATE_QUERY } from './files.ts';
 
 const UPLOAD_TYPE = {
@@ -18,8 +19,8 @@ const UPLOAD_ID = (required: boolean) => {
 const SessionMetadata = { content: { 'application/json': { schema: FileBody } } };
 
 export const UPLOAD_SCHEMAS = {
-  insert: documented({ querystring: driveQuery({ ...INSERT_QUERY, ...CONVERT, ...UPLOAD_TYPE }), body: SessionMetadata }),
-  insertChunk: documented({ querystring: driveQuery(UPLOAD_ID(true)) }),
-  update: documented({ params: FileParams, querystring: driveQuery({ ...UPDATE_QUERY, ...CONVERT, ...UPLOAD_TYPE, ...UPLOAD_ID(false) }), body: SessionMetadata }),
+  insert: documented({ querystring: googleQuery({ ...INSERT_QUERY, ...CONVERT, ...UPLOAD_TYPE }, { unknownParameters: 'ignored' }), body: SessionMetadata }),
+  insertChunk: documented({ querystring: googleQuery(UPLOAD_ID(true), { unknownParameters: 'ignored' }) }),
+  update: documented({ params: FileParams, querystring: googleQuery({ ...UPDATE_QUERY, ...CONVERT, ...UPLOAD_TYPE, ...UPLOAD_ID(false) }, { unknownParameters: 'ignored' }), body: SessionMetadata }),
 };
 

@@ -1,9 +1,10 @@
-// The documented Channel resource of the watch methods and channels.stop, as core/google/watch-channels.ts reads it
-// (other fields are ignored).
+// The documented request bodies of the watch methods (a Channel resource) and of channels.stop, as watch-channels.ts
+// reads them: it checks every field itself, and fields it does not read are ignored, so both objects stay open.
 import { Type } from '@sinclair/typebox';
-import { stringEnum } from './common.ts';
+import { stringEnum } from '../http/schema-types.ts';
 
-export const WatchChannel = Type.Object(
+/** A notification channel, the body of every watch method. */
+export const WatchChannelBody = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9\\-_+/=]+$', description: 'A UUID or similar unique string that identifies this channel.' }),
     type: Type.Optional(stringEnum(['web_hook', 'webhook'], { description: 'The type of delivery mechanism used for this channel.' })),
@@ -11,7 +12,7 @@ export const WatchChannel = Type.Object(
     token: Type.Optional(Type.String({ maxLength: 256, description: 'An arbitrary string delivered to the target address with each notification.' })),
     expiration: Type.Optional(
       Type.Union([Type.String({ pattern: '^\\d{1,16}$' }), Type.Integer({ minimum: 0 })], {
-        description: 'Date and time of notification channel expiration, as milliseconds since the epoch; at most a week ahead, a day by default.',
+        description: "Date and time of notification channel expiration, as milliseconds since the epoch; a later one than the method's longest lifetime is cut to it.",
       }),
     ),
     params: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Additional parameters controlling delivery channel behavior.' })),
@@ -19,10 +20,11 @@ export const WatchChannel = Type.Object(
   { additionalProperties: true, description: 'A notification channel used to watch for resource changes.' },
 );
 
-export const StopChannel = Type.Object(
+/** The body of channels.stop. */
+export const StopChannelBody = Type.Object(
   {
     id: Type.String({ description: 'The id of the channel to stop.' }),
     resourceId: Type.String({ description: 'The resourceId the watch method answered for the channel.' }),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, description: 'The channel to stop; other fields are ignored.' },
 );
