@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { manifest } from '../../src/services/books/index.ts';
 import { DATABASES, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
 import type { FuzzRoute } from '../fuzz/routes.ts';
-import { recording, sendSchemaRequests } from '../files/schema-requests.ts';
+import { recording, sendSchemaRequests } from '../helpers/schema-requests.ts';
 import { bearer, createUser, findVolumeId, type TestUser } from './helpers.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 8);

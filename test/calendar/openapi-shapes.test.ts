@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DATABASES, call, DEV_TOKEN, type TestRuntime } from '../helpers/runtime.ts';
 import { api, ALICE, DEV, startCalendar, timed } from './helpers.ts';
-import { fuzzDocumented } from './openapi-fuzz.ts';
+import { fuzzDocumented } from '../helpers/openapi-requests.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 15);
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DATABASES, DEV_API_KEY, DEV_TOKEN, call, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
-import { fuzzDocumented } from '../calendar/openapi-fuzz.ts';
+import { fuzzDocumented } from '../helpers/openapi-requests.ts';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const RUNS = Number(process.env.FUZZ_RUNS ?? 15);

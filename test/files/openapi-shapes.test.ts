@@ -7,7 +7,7 @@ import { manifest } from '../../src/services/files/index.ts';
 import { DATABASES, DEV_TOKEN, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
 import type { FuzzRoute } from '../fuzz/routes.ts';
 import { OTHER_EMAIL, api, type Api } from './helpers.ts';
-import { recording, sendSchemaRequests } from './schema-requests.ts';
+import { recording, sendSchemaRequests } from '../helpers/schema-requests.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 6);
 

@@ -1,6 +1,7 @@
 // Requests derived from the documented schemas of a service's routes (its query string and JSON body, through the
 // route fuzzer's fromSchema), sent with valid credentials to fixtures the suite made, so that plausible values reach
 // the handlers' own checks. Used by the files and books suites; answers 5xx are returned for the suite to assert on.
+// Unlike openapi-requests.ts, which reads the served OpenAPI document, this reads the routes as they were registered.
 import fc from 'fast-check';
 import type { FastifySchema } from 'fastify';
 import type { ServiceManifest } from '../../src/core/service.ts';

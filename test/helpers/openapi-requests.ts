@@ -1,6 +1,7 @@
 // Requests built from a service's own OpenAPI document: for every documented operation, path parameters from a few
 // known values, the query string and JSON body derived from the documented schemas. Whatever they hold (valid by
-// the schema or not), no answer may be a 5xx. Shared by the calendar and error reporting suites.
+// the schema or not), no answer may be a 5xx. Shared by the calendar and error reporting suites; schema-requests.ts
+// does the same from the routes as registered, for suites that record them.
 import fc from 'fast-check';
 import { fromSchema } from '../fuzz/arbitraries.ts';
 
