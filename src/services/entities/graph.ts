@@ -11,7 +11,7 @@ import { countEntities, deleteEntity, entityDocuments, parseTerms, readMeta, ter
 import { DEFAULT_KEY, buildWorld, yieldToOthers, type DefaultRecord } from './world-build.ts';
 
 /** Entities per slice of indexing (rows per page when read back): each is normalised in one go on the event loop. */
-const SCAN_PAGE = 2_000;
+const SCAN_PAGE = 500;
 
 export interface Ranked {
   entity: Entity;
