@@ -25,7 +25,9 @@ const converted = new Map<string, TObject>();
 function scalar(code: string, name: string, rules: SchemaOptions | undefined): TSchema {
   if (code === 's') {
     if (INT64_FIELD.test(name) && !rules?.enum && !rules?.pattern) {
-      return Type.Union([Type.String(), Type.Integer()], { description: 'A 64-bit integer, as a decimal string (an integer is accepted too).', ...rules });
+      // Named like an int64 field, so a JSON integer is accepted too (and stored as its decimal string).
+      const { description, ...text } = rules ?? {};
+      return Type.Union([Type.String(text), Type.Integer()], { description: description ?? 'A 64-bit integer, as a decimal string (an integer is accepted too).' });
     }
     return Type.String(rules);
   }
