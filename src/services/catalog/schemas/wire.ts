@@ -1,7 +1,8 @@
 // JSON schemas of the wire resources (wire/types.ts), for route documentation. They say what wire/validate.ts
-// accepts: unknown field names are refused (additionalProperties: false), int64 fields take a decimal string or an
-// integer, numbers a number. Each resource is converted once and shared by every route that embeds it; rules the
-// code enforces beyond JSON types (lengths, enumerations, formats) are added per field by the resource's schema file.
+// accepts: unknown field names are refused (additionalProperties: false), fields named like int64 ones take text or
+// an integer, numbers a JSON number (numeric strings pass too, but are not advertised). Each resource is converted
+// once and shared by every route that embeds it; rules the code enforces beyond JSON types (lengths, enumerations,
+// formats) are added per field by the resource's schema file.
 import { Type, type SchemaOptions, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { WIRE_TYPES } from '../wire/types.ts';
 import { INT64_FIELD } from '../wire/validate.ts';
@@ -25,9 +26,9 @@ const converted = new Map<string, TObject>();
 function scalar(code: string, name: string, rules: SchemaOptions | undefined): TSchema {
   if (code === 's') {
     if (INT64_FIELD.test(name) && !rules?.enum && !rules?.pattern) {
-      // Named like an int64 field, so a JSON integer is accepted too (and stored as its decimal string).
+      // Named like an int64 field (ids, counts), so a JSON integer is accepted too and kept as its decimal string.
       const { description, ...text } = rules ?? {};
-      return Type.Union([Type.String(text), Type.Integer()], { description: description ?? 'A 64-bit integer, as a decimal string (an integer is accepted too).' });
+      return Type.Union([Type.String(text), Type.Integer()], { description: description ?? 'Text; a JSON integer is accepted too (kept as its decimal string).' });
     }
     return Type.String(rules);
   }
