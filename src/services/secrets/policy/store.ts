@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { boundedCache, type CacheBudget } from '../../../core/cache.ts';
 import type { Namespace, SecretsCore } from '../contract.ts';
 import { Acl } from './acl.ts';
-import { DEFAULT_POLICY_TEXT } from './builtin.ts';
+import { DEFAULT_POLICY_RULES, DEFAULT_POLICY_TEXT } from './builtin.ts';
 import { parsePolicyText } from './parse.ts';
 import { DEFAULT_POLICY, ROOT_POLICY, type PathRule, type Policy } from './policy.ts';
 
@@ -46,13 +46,16 @@ export class PolicyStore {
     if (name === ROOT_POLICY) return { name, text: '', rules: [] };
     const stored = await this.#view(ns).get<StoredPolicy>(name);
     // `default` always exists: until it is seeded or edited, it is the standard one
-    if (!stored && name === DEFAULT_POLICY) return { name, text: DEFAULT_POLICY_TEXT, rules: await defaultRules() };
+    if (!stored && name === DEFAULT_POLICY) return { name, text: DEFAULT_POLICY_TEXT, rules: structuredClone([...DEFAULT_POLICY_RULES]) };
     return stored;
   }
 
   /** Parses (throws PolicyParseError) and stores. */
   async put(ns: Namespace, name: string, text: string): Promise<void> {
-    const rules = await parsePolicyText(text);
+    await this.#store(ns, name, text, await parsePolicyText(text));
+  }
+
+  async #store(ns: Namespace, name: string, text: string, rules: PathRule[]): Promise<void> {
     await this.#view(ns).put(name, { name, text, rules } satisfies StoredPolicy);
     await this.#restamp(ns);
   }
@@ -70,7 +73,7 @@ export class PolicyStore {
 
   /** Seeds the default policy of a namespace once (later edits are kept). */
   async seed(ns: Namespace): Promise<void> {
-    if (!(await this.#view(ns).get(DEFAULT_POLICY))) await this.put(ns, DEFAULT_POLICY, DEFAULT_POLICY_TEXT);
+    if (!(await this.#view(ns).get(DEFAULT_POLICY))) await this.#store(ns, DEFAULT_POLICY, DEFAULT_POLICY_TEXT, structuredClone([...DEFAULT_POLICY_RULES]));
   }
 
   /** The ACL of a set of policy names in a namespace; unknown names contribute nothing. */
@@ -94,6 +97,3 @@ export class PolicyStore {
     this.#acls.clear();
   }
 }
-
-let defaultRulesParsed: Promise<PathRule[]> | undefined;
-const defaultRules = () => (defaultRulesParsed ??= parsePolicyText(DEFAULT_POLICY_TEXT));
