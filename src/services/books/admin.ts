@@ -20,7 +20,7 @@ export function booksAdminRoutes(app: FastifyInstance, ctx: ServiceContext, libr
     if (!Buffer.isBuffer(req.body)) throw new ApiError(400, `send the catalog as one of ${CATALOG_TYPES.join(', ')}`);
     let parsed;
     try {
-      parsed = parseCatalog(catalogBytes(req.body));
+      parsed = await parseCatalog(catalogBytes(req.body));
     } catch (err) {
       if (err instanceof CatalogFileError) throw new ApiError(400, `${err.message}; nothing was loaded`);
       throw err;

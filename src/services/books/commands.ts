@@ -14,7 +14,7 @@ export function booksCommands(group: Command, open: Open): void {
     .action(async (file: string) => {
       let parsed;
       try {
-        parsed = parseCatalog(readCatalogFile(file));
+        parsed = await parseCatalog(readCatalogFile(file));
       } catch (err) {
         if (err instanceof CatalogFileError) throw new Error(`${file}: ${err.message}; nothing was loaded`);
         throw err;

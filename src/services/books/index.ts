@@ -40,7 +40,7 @@ async function loadShippedCatalog(ctx: ServiceContext, options: { signal: AbortS
   const store = libraryOf(ctx).catalog;
   // `resume`: an earlier load was cut short by a reset; what it stored is replaced record by record.
   if (setting === 'none' || (!options.resume && (await store.count()) > 0)) return;
-  const { volumes } = parseCatalog(readCatalogFile(SHIPPED_CATALOG), setting === 'sample' ? SAMPLE_SIZE : undefined);
+  const { volumes } = await parseCatalog(readCatalogFile(SHIPPED_CATALOG), setting === 'sample' ? SAMPLE_SIZE : undefined);
   try {
     await storeVolumes(store, volumes, ctx.clock.now(), { signal: options.signal });
   } catch (err) {
