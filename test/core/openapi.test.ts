@@ -85,7 +85,10 @@ describe('service descriptions', () => {
   it('documents path parameters and custom verbs as the router matches them', async () => {
     const doc = (await call(`${t.url('errorreporting')}/openapi.json`)).body;
     const report = doc.paths['/v1beta1/projects/{projectId}/events:report'].post;
-    assert.deepEqual(report.parameters.map((p: any) => [p.in, p.name, p.required]), [['path', 'projectId', true]]);
+    const inPath = report.parameters.filter((p: any) => p.in === 'path');
+    assert.deepEqual(inPath.map((p: any) => [p.name, p.required]), [['projectId', true]]);
+    assert.ok(report.parameters.some((p: any) => p.in === 'query' && p.name === 'key'), 'the documented query string is listed too');
+    assert.ok(report.requestBody.content['application/json'].schema.properties.message, 'and the documented body');
     assert.ok(doc.paths['/v1/entities:search'] === undefined);
     assert.ok((await call(`${t.url('entities')}/openapi.json`)).body.paths['/v1/entities:search'].get);
   });

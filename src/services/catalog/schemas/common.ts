@@ -32,7 +32,7 @@ export function pathParams(path: string): TObject | undefined {
 
 /** The query string of a catalog method: system parameters and `own`; other parameters are ignored. */
 export function catalogQuery(own: TProperties = {}): TObject {
-  return { ...googleQuery(own), additionalProperties: true };
+  return googleQuery(own, { unknownParameters: 'ignored' });
 }
 
 const pageToken = Type.Optional(Type.String({ description: 'The token of the previous page\'s nextPageToken, to continue after it.' }));
