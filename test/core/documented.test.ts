@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
 import pino from 'pino';
+import { SYSTEM_PARAMETERS } from '../../src/core/google/parameters.ts';
+import { googleQuery } from '../../src/core/google/query-schema.ts';
 import { documented } from '../../src/core/http/documented.ts';
+import { stringEnum } from '../../src/core/http/schema-types.ts';
 import { createListener } from '../../src/core/http/listener.ts';
 import { serveOpenApi } from '../../src/core/http/openapi.ts';
 
@@ -28,17 +31,12 @@ describe('documented route schemas', () => {
 
 describe('googleQuery', () => {
   it('describes a method parameter beside every system parameter the family accepts', async () => {
-    const { googleQuery } = await import('../../src/core/google/query-schema.ts');
-    const { SYSTEM_PARAMETERS } = await import('../../src/core/google/parameters.ts');
-    const { Type } = await import('@sinclair/typebox');
     const schema = googleQuery({ pageSize: Type.Optional(Type.Integer()) });
     assert.deepEqual(Object.keys(schema.properties).sort(), [...SYSTEM_PARAMETERS, 'pageSize'].sort());
     assert.equal(schema.additionalProperties, false);
   });
 
   it('leaves the query string open for a method that ignores unknown parameters', async () => {
-    const { googleQuery } = await import('../../src/core/google/query-schema.ts');
-    const { Type } = await import('@sinclair/typebox');
     const own = { pageSize: Type.Optional(Type.Integer()) };
     const ignoring = googleQuery(own, { unknownParameters: 'ignored' });
     assert.equal(ignoring.additionalProperties, true);
@@ -49,7 +47,6 @@ describe('googleQuery', () => {
 
 describe('stringEnum', () => {
   it('is a plain string enum carrying the given options', async () => {
-    const { stringEnum } = await import('../../src/core/http/schema-types.ts');
     assert.deepEqual(JSON.parse(JSON.stringify(stringEnum(['a', 'b'], { description: 'd' }))), { type: 'string', enum: ['a', 'b'], description: 'd' });
   });
 });

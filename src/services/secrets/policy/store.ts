@@ -46,7 +46,7 @@ export class PolicyStore {
     if (name === ROOT_POLICY) return { name, text: '', rules: [] };
     const stored = await this.#view(ns).get<StoredPolicy>(name);
     // `default` always exists: until it is seeded or edited, it is the standard one
-    if (!stored && name === DEFAULT_POLICY) return { name, text: DEFAULT_POLICY_TEXT, rules: structuredClone([...DEFAULT_POLICY_RULES]) };
+    if (!stored && name === DEFAULT_POLICY) return { name, text: DEFAULT_POLICY_TEXT, rules: defaultRules() };
     return stored;
   }
 
@@ -73,7 +73,7 @@ export class PolicyStore {
 
   /** Seeds the default policy of a namespace once (later edits are kept). */
   async seed(ns: Namespace): Promise<void> {
-    if (!(await this.#view(ns).get(DEFAULT_POLICY))) await this.#store(ns, DEFAULT_POLICY, DEFAULT_POLICY_TEXT, structuredClone([...DEFAULT_POLICY_RULES]));
+    if (!(await this.#view(ns).get(DEFAULT_POLICY))) await this.#store(ns, DEFAULT_POLICY, DEFAULT_POLICY_TEXT, defaultRules());
   }
 
   /** The ACL of a set of policy names in a namespace; unknown names contribute nothing. */
@@ -97,3 +97,6 @@ export class PolicyStore {
     this.#acls.clear();
   }
 }
+
+/** A copy of the default policy's rules: stored and cached policies must not share the constant's objects. */
+const defaultRules = (): PathRule[] => structuredClone(DEFAULT_POLICY_RULES) as PathRule[];
