@@ -194,6 +194,13 @@ function redact(url: URL): string {
 // every schema, so without it a `<ns>_migrations_lock` in another schema (a parallel test) is taken for ours.
 type Paths = Pick<Database, 'write' | 'heavyRead' | 'writeStats' | 'close'>;
 
+/**
+ * Errors of a migration run that read the catalog while another client changed it: 3F000 (a schema dropped under the
+ * check), 42P01 and 42703 (a bookkeeping table of the same name in another schema, created or dropped meanwhile, taken
+ * for ours). A migration run is transactional on PostgreSQL, so it is simply run again.
+ */
+const RACED_CATALOG = new Set(['3F000', '42P01', '42703']);
+
 function wrap(kysely: Kysely<any>, dialect: DialectName, describe: string, paths: Paths, schema?: string): Database {
   return {
     kysely,
@@ -214,7 +221,7 @@ function wrap(kysely: Kysely<any>, dialect: DialectName, describe: string, paths
       for (let attempt = 1; ; attempt++) {
         const { error } = await migrator.migrateToLatest();
         if (!error) return;
-        if (dialect === 'postgres' && (error as { code?: string }).code === '3F000' && attempt < 5) continue;
+        if (dialect === 'postgres' && RACED_CATALOG.has((error as { code?: string }).code ?? '') && attempt < 5) continue;
         throw new Error(`migrations of ${namespace} failed: ${(error as Error).message}`, { cause: error });
       }
     },
