@@ -2,7 +2,7 @@
 // memory (RSS, heap) and the worst service's p99 each minute, so growth in either shows.
 // Usage: npm run soak -- --minutes N [--capacity-seconds S]  (SOAK_DATABASE=postgres://... for PostgreSQL)
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +59,26 @@ async function scenario(file: string, name: string): Promise<BenchScenario> {
 
 const mb = (bytes: number) => Math.round(bytes / 1048576);
 
+/**
+ * Resident memory as the kernel maps it, in MB: the main thread's malloc heap (brk), other anonymous mappings (the
+ * V8 heap's pages, thread arenas, large buffers) and file-backed pages. Empty off Linux.
+ */
+function residentSplit(): { brk: string; anon: string; file: string } {
+  try {
+    const totals = { brk: 0, anon: 0, file: 0 };
+    let kind: keyof typeof totals = 'anon';
+    for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+      const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+      if (mapping) kind = mapping[1] === '[heap]' ? 'brk' : mapping[1]!.startsWith('/') ? 'file' : 'anon';
+      else if (line.startsWith('Rss:')) totals[kind] += Number(line.split(/\s+/)[1]);
+    }
+    const mbOf = (kb: number) => String(Math.round(kb / 1024));
+    return { brk: mbOf(totals.brk), anon: mbOf(totals.anon), file: mbOf(totals.file) };
+  } catch {
+    return { brk: '-', anon: '-', file: '-' };
+  }
+}
+
 async function main(): Promise<void> {
   const scenarios = await Promise.all(MIX.map(([file, name]) => scenario(file, name)));
   const services = [...new Set(scenarios.map((s) => s.service))] as ServiceId[];
@@ -82,14 +102,20 @@ async function main(): Promise<void> {
     console.log(`soak: ${rt.db.dialect}, ${targets.length} scenarios; capacity of the mix ${total} req/s over ${capacitySeconds}s; driving ${Math.round(total / 2)} req/s for ${minutes} min`);
     for (const r of capacity) console.log(`  ${r.name}: capacity ${r.reqPerSec} req/s, p99 ${r.p99} ms`);
     const paced = targets.map((t, i) => ({ ...t, rate: Math.max(1, Math.floor(capacity[i]!.reqPerSec / 2)) }));
-    console.log('minute  rss MB  heap MB  req/s  worst p99 ms (scenario)  errors  non-2xx  5xx');
+    console.log('minute  rss MB  (malloc  anon  file)  heap MB  external MB  req/s  worst p99 ms (scenario)  errors  non-2xx  5xx  db MB');
     for (let minute = 1; minute <= minutes; minute++) {
       const results = await load(60, paced);
       const worst = results.reduce((a, b) => (b.p99 > a.p99 ? b : a));
+      // Sampled after a full collection when the process can ask for one (`npm run soak` passes --expose-gc), so
+      // the figures are what stays alive rather than where the collector happened to be.
+      (globalThis as { gc?: () => void }).gc?.();
       const memory = process.memoryUsage();
       const sum = (k: 'reqPerSec' | 'errors' | 'non2xx' | 'status5xx') => results.reduce((n, r) => n + r[k], 0);
+      const split = residentSplit();
+      const dbFiles = ['soak.db', 'soak.db-wal'].map((f) => join(dataDir, f)).filter((f) => existsSync(f));
+      const dbSize = dbFiles.reduce((n, f) => n + statSync(f).size, 0);
       console.log(
-        `${String(minute).padStart(6)}  ${String(mb(memory.rss)).padStart(6)}  ${String(mb(memory.heapUsed)).padStart(7)}  ${String(sum('reqPerSec')).padStart(5)}  ${`${worst.p99} (${worst.name})`.padStart(23)}  ${String(sum('errors')).padStart(6)}  ${String(sum('non2xx')).padStart(7)}  ${String(sum('status5xx')).padStart(3)}`,
+        `${String(minute).padStart(6)}  ${String(mb(memory.rss)).padStart(6)}  ${split.brk.padStart(7)}  ${split.anon.padStart(5)}  ${split.file.padStart(4)}  ${String(mb(memory.heapUsed)).padStart(7)}  ${String(mb(memory.external)).padStart(11)}  ${String(sum('reqPerSec')).padStart(5)}  ${`${worst.p99} (${worst.name})`.padStart(23)}  ${String(sum('errors')).padStart(6)}  ${String(sum('non2xx')).padStart(7)}  ${String(sum('status5xx')).padStart(3)}  ${String(mb(dbSize)).padStart(5)}`,
       );
     }
   } finally {
