@@ -4,10 +4,10 @@
 // Kept external (loaded from node_modules at run time): native addons, packages that read files next to their own
 // sources, and large data packages. Everything else is bundled: one file parses faster than hundreds of modules.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { SOURCE_LOCATION_BANNER, sourceLocation } from './source-location.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // TWINSTACK_BUILD_DIR builds elsewhere (the test of the bundle builds into a temporary directory).
@@ -24,22 +24,6 @@ const EXTERNAL = [
   'esbuild',
 ];
 
-// A source file that finds a neighbour through `import.meta.url` (a data file, the read worker) must still find it
-// once bundled: its `import.meta.url` becomes its own source location, computed relative to the bundle so the
-// checkout can move.
-const sourceLocation = {
-  name: 'source-import-meta-url',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
-      const text = await readFile(args.path, 'utf8');
-      if (!text.includes('import.meta.url')) return undefined;
-      const fromBundle = relative(outdir, args.path).split('\\').join('/');
-      const url = `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`;
-      return { contents: text.replaceAll('import.meta.url', `(${url})`), loader: 'ts' };
-    });
-  },
-};
-
 const startedAt = Date.now(); // an input saved while the build runs must count as newer
 const result = await build({
   absWorkingDir: root,
@@ -51,8 +35,8 @@ const result = await build({
   target: 'node20.19',
   external: EXTERNAL,
   // Bundled CommonJS packages call require() for Node's built-ins, which an ES module lacks.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
-  plugins: [sourceLocation],
+  banner: { js: `import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);\n${SOURCE_LOCATION_BANNER}` },
+  plugins: [sourceLocation(['src'], outdir)],
   sourcemap: 'linked',
   metafile: true,
   logLevel: 'warning',
