@@ -42,3 +42,16 @@ export function cacheBudgetOf(raw: unknown, defaults: CacheBudget, setting: stri
   }
   return merged;
 }
+
+/**
+ * `buf` in memory of its own. Node hands out small Buffers as slices of shared 8 KiB pools, and a pool stays allocated
+ * while any slice of it lives: a cache keeping small slices made at different times holds a whole pool for each, some
+ * fifty times what its byte budget counts. What a cache keeps is detached first (no copy when it already owns its
+ * memory).
+ */
+export function detached(buf: Buffer): Buffer {
+  if (buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength) return buf;
+  const own = Buffer.allocUnsafeSlow(buf.byteLength);
+  buf.copy(own);
+  return own;
+}

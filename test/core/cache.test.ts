@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Kysely, sql } from 'kysely';
-import { boundedCache, cacheBudgetOf, ENTRY_OVERHEAD_BYTES } from '../../src/core/cache.ts';
+import { boundedCache, cacheBudgetOf, detached, ENTRY_OVERHEAD_BYTES } from '../../src/core/cache.ts';
 import { openDatabase } from '../../src/core/db/index.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { parseSettings } from '../../src/services/secrets/http/settings.ts';
@@ -60,6 +60,30 @@ describe('secrets storage cache', () => {
       const usage = storage.cacheUsage;
       assert.ok(usage.bytes <= 4 * MB, `${usage.bytes} bytes cached`);
       assert.ok(usage.entries >= 1 && usage.entries <= 4);
+    } finally {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps small values in memory of their own, not in the shared buffer pool a slice would hold', async () => {
+    const pooled = Buffer.from('a small value');
+    assert.notEqual(pooled.buffer.byteLength, pooled.byteLength, 'small buffers are pool slices');
+    const own = detached(pooled);
+    assert.deepEqual([own.equals(pooled), own.buffer.byteLength], [true, pooled.byteLength]);
+    assert.equal(detached(own), own, 'a buffer owning its memory is not copied');
+
+    const dir = mkdtempSync(join(tmpdir(), 'twinstack-cache-'));
+    const db = await openDatabase(join(dir, 'cache.db'));
+    try {
+      for (const m of Object.values(storageMigrations)) await m.up(db.kysely as Kysely<any>);
+      const storage = new PhysicalStorage(db, { cache: true });
+      const ownsItsMemory = (b: Buffer | undefined) => b !== undefined && b.byteOffset === 0 && b.buffer.byteLength === b.byteLength;
+      for (let i = 0; i < 50; i++) await storage.put(`small/${i}`, Buffer.from(`value ${i}`));
+      for (let i = 0; i < 50; i++) assert.ok(ownsItsMemory(await storage.get(`small/${i}`)), 'cached from a write');
+      storage.forgetCache();
+      for (let i = 0; i < 50; i++) assert.ok(ownsItsMemory(await storage.get(`small/${i}`)), 'cached from a read');
+      for (let i = 0; i < 50; i++) assert.equal((await storage.get(`small/${i}`))!.toString(), `value ${i}`);
     } finally {
       await db.close();
       rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 // The barrier: every logical value is encrypted with the current keyring term (AES-256-GCM, random nonce, storage
 // path as additional data). The keyring itself is stored encrypted by the root key. Sealed = no keyring in memory.
 import { randomBytes } from 'node:crypto';
+import { detached } from '../../../core/cache.ts';
 import { open, seal } from '../../../core/crypto.ts';
 import { SecretsError } from '../contract.ts';
 import type { PhysicalStorage } from './physical.ts';
@@ -96,7 +97,7 @@ export class Barrier {
     if (known && known.path === path) return known.plaintext;
     const term = terms.get(value.readUInt32BE(0));
     if (!term || value[4] !== VERSION) throw new SecretsError(500, `no key term to decrypt ${path}`);
-    const plaintext = open(term.key, value.subarray(5), path);
+    const plaintext = detached(open(term.key, value.subarray(5), path));
     this.#opened.set(value, { path, plaintext });
     return plaintext;
   }
@@ -120,9 +121,10 @@ export class Barrier {
     header.writeUInt32BE(active.term, 0);
     header[4] = VERSION;
     this.#encryptions++;
-    const sealed = Buffer.concat([header, seal(active.key, plaintext, path)]);
+    // Both stay in memory as long as the physical cache keeps the value: detached, so neither holds a buffer pool.
+    const sealed = detached(Buffer.concat([header, seal(active.key, plaintext, path)]));
     // The physical cache hands this very buffer back on the next read: that read need not decrypt it again.
-    this.#opened.set(sealed, { path, plaintext });
+    this.#opened.set(sealed, { path, plaintext: detached(plaintext) });
     return sealed;
   }
 

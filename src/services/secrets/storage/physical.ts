@@ -1,6 +1,6 @@
 // The physical layer: opaque byte values by plaintext path in one table. Only the barrier writes here.
 import { sql, type Kysely, type Migration } from 'kysely';
-import { boundedCache, type CacheBudget } from '../../../core/cache.ts';
+import { boundedCache, detached, type CacheBudget } from '../../../core/cache.ts';
 import { columnTypes } from '../../../core/db/dialect.ts';
 import type { Database } from '../../../core/db/index.ts';
 import { prepared } from '../../../core/db/prepared.ts';
@@ -72,14 +72,14 @@ export class PhysicalStorage {
   }
 
   #remember(path: string, value: Buffer | null): void {
-    this.#cache?.set(path, { value });
+    this.#cache?.set(path, { value: value && detached(value) });
   }
 
   async get(path: string): Promise<Buffer | undefined> {
     const cached = this.#cache?.get(path);
     if (cached !== undefined) return cached.value ?? undefined;
     const row = (await this.#select(this.#db, path)).rows[0];
-    const value = row ? Buffer.from(row.value) : undefined;
+    const value = row ? detached(Buffer.isBuffer(row.value) ? row.value : Buffer.from(row.value)) : undefined;
     this.#remember(path, value ?? null);
     return value;
   }
