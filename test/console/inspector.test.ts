@@ -54,6 +54,27 @@ describe('request inspector', () => {
     assert.ok(e.responseBody!.includes('"pageToken":"p1"'), 'page tokens are not credentials');
   });
 
+  it('keeps a body with nothing sensitive as sent, and still redacts one whose sensitive key is escaped, spaced or near the cut', () => {
+    const inspector = new RequestInspector();
+    const plain = '{\n  "kind": "calendar#event",\n  "summary": "Stand-up",\n  "sequence": 1700000000000\n}';
+    assert.equal(inspector.record(exchange({ response: { contentType: 'application/json', body: plain } })).responseBody, plain);
+    const bodies = [
+      '{"\\u0070assword": "hunter2"}',
+      '{"Client_Secret"  :  "hunter2"}',
+      '{"x-api-key":"hunter2"}',
+      `{"pad":"${'x'.repeat(8_170)}","password":"hunter2"}`,
+      `{"note":"card ${VISA}"}`,
+      `{"pad":"${'x'.repeat(8_180)} ${VISA}"}`,
+    ];
+    for (const body of bodies) {
+      const e = inspector.record(exchange({ response: { contentType: 'application/json', body }, request: { contentType: 'application/json', body: JSON.parse(body) } }));
+      for (const kept of [e.requestBody!, e.responseBody!]) {
+        assert.ok(!kept.includes('hunter2') && !kept.includes(VISA), `${body.slice(-40)} is redacted: ${kept.slice(-60)}`);
+        assert.ok(!kept.includes(VISA.slice(0, 13)), 'no card number is cut into a shorter run');
+      }
+    }
+  });
+
   it('keeps no body of the secrets store and only describes bodies it cannot redact', () => {
     const inspector = new RequestInspector();
     const s = inspector.record(exchange({ service: 'secrets', request: { contentType: 'application/json', body: { data: { db: 'hunter2' } } }, response: { contentType: 'application/json', body: '{"data":{"db":"hunter2"}}' } }));

@@ -1,7 +1,7 @@
 // The request inspector: the last requests of each service (method, path, status, latency, principal, bodies), kept
 // in memory in a ring per service bounded by a byte budget, with credentials, secrets and card data redacted before
 // anything is kept. Listeners feed it; the console reads and follows it.
-import { REDACTED, isSensitiveName, redactUrl } from './redact.ts';
+import { REDACTED, isSensitiveName, mayHoldSensitiveKey, redactUrl } from './redact.ts';
 
 export interface InspectedRequest {
   /** Increases by one per recorded request, across services: a reader resumes after the last one it saw. */
@@ -176,11 +176,13 @@ export function describeBody(contentType: string | undefined, body: unknown, byt
   if (size !== undefined && size > REDACT_MAX_BYTES) return `[${type || 'binary'} body, ${size} bytes, too large to keep]`;
   // A body the framework already parsed (JSON or a form) is redacted field by field.
   if (typeof body === 'object' && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== 'function') {
-    return cut(JSON.stringify(redactValue(body)));
+    const text = JSON.stringify(body);
+    return cut(needsRedaction(text) ? JSON.stringify(redactValue(body)) : text);
   }
   if (typeof body !== 'string') return `[${type || 'binary'} body not kept]`;
   if (type === 'application/x-www-form-urlencoded') return cut(redactForm(body));
   if (type === 'application/json' || type.endsWith('+json')) {
+    if (!needsRedaction(body)) return cut(body);
     try {
       return cut(JSON.stringify(redactValue(JSON.parse(body))));
     } catch {
@@ -188,6 +190,16 @@ export function describeBody(contentType: string | undefined, body: unknown, byt
     }
   }
   return `[${type || 'text'} body, ${Buffer.byteLength(body)} bytes, not kept]`;
+}
+
+/**
+ * Whether the part of a JSON text the inspector keeps could show a sensitive field or a card number. Most bodies
+ * hold neither, and are kept as they are; redacting them field by field (parse, copy, stringify) cost every request.
+ * The scan reaches a little past the cut, so a card number straddling it is still seen whole.
+ */
+function needsRedaction(jsonText: string): boolean {
+  const kept = jsonText.length > BODY_CHARS + 64 ? jsonText.slice(0, BODY_CHARS + 64) : jsonText;
+  return mayHoldSensitiveKey(kept) || redactCardNumbers(kept) !== kept;
 }
 
 /** A copy with the values of sensitive fields replaced and card numbers masked inside every string. */
@@ -226,5 +238,8 @@ function passesLuhn(digits: string): boolean {
 }
 
 function cut(text: string): string {
-  return text.length > BODY_CHARS ? `${text.slice(0, BODY_CHARS)}… [${text.length - BODY_CHARS} more characters not kept]` : text;
+  if (text.length <= BODY_CHARS) return text;
+  // A slice of a string keeps the whole string alive; the copy keeps only what the budget counts.
+  const kept = JSON.parse(JSON.stringify(text.slice(0, BODY_CHARS))) as string;
+  return `${kept}… [${text.length - BODY_CHARS} more characters not kept]`;
 }

@@ -94,7 +94,10 @@ export function createListener(options: ListenerOptions): FastifyInstance {
     reply.header('x-request-id', req.id);
   });
   app.addHook('onRequest', dropTypeOfEmptyBody);
+  const requestLines = options.log.isLevelEnabled('info');
   app.addHook('onResponse', async (req, reply) => {
+    // The line is built only when it will be written (the default level is warn).
+    if (!requestLines) return;
     req.log.info(
       { method: req.method, url: redactUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
       'request',

@@ -18,16 +18,27 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, q)}?${params.join('&')}`;
 }
 
+/** Names whose values are credentials, secrets or card data wherever they appear in a body, alone or as a suffix. */
+const SENSITIVE_NAMES =
+  'token|tokens|access_token|client_token|refresh_token|id_token|accessor|secret|secret_id|client_secret|password|passphrase|key|api_key|apikey|licence_key|license_key|private_key|unseal_key|keys|keys_base64|otp|nonce|mac|authorization|cookie|cardnumber|card_number|pan|csc|cvv|cvc|expmonth|expyear|expiry';
+
+/** A body field named so (`oauth_token`, `x-api-key` as well), whose value the request inspector replaces. */
+const SENSITIVE_FIELD = new RegExp(`^(.*[_-])?(${SENSITIVE_NAMES})$`, 'i');
+
 /**
- * Field names whose values are credentials, secrets or card data wherever they appear in a body (the request
- * inspector keeps bodies with these values replaced).
+ * A JSON object key that SENSITIVE_FIELD (or SENSITIVE_QUERY, whose names it covers) would match, found in the text
+ * itself: a text without one (and without escapes, which could spell one) needs no field-by-field redaction.
  */
-const SENSITIVE_FIELD =
-  /^(.*[_-])?(token|tokens|access_token|client_token|refresh_token|id_token|accessor|secret|secret_id|client_secret|password|passphrase|key|api_key|apikey|licence_key|license_key|private_key|unseal_key|keys|keys_base64|otp|nonce|mac|authorization|cookie|cardnumber|card_number|pan|csc|cvv|cvc|expmonth|expyear|expiry)$/i;
+const SENSITIVE_JSON_KEY = new RegExp(`"(?:[^"]*[_-])?(?:${SENSITIVE_NAMES})"\\s*:`, 'i');
 
 /** True when a body field or query parameter of this name carries a value that must never be shown or kept. */
 export function isSensitiveName(name: string): boolean {
   return SENSITIVE_QUERY.test(name) || SENSITIVE_FIELD.test(name);
+}
+
+/** False only when this JSON text has no escape sequence and no key isSensitiveName would match. */
+export function mayHoldSensitiveKey(jsonText: string): boolean {
+  return jsonText.includes('\\') || SENSITIVE_JSON_KEY.test(jsonText);
 }
 
 function decodeSafe(s: string): string {
