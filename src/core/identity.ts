@@ -154,9 +154,11 @@ export class Identity {
 
   /** Finds the live credential with this value; undefined when unknown or expired. */
   async resolve(type: CredentialType, value: string): Promise<Resolved | undefined> {
-    const hash = this.#hash(type, value);
+    // Keyed by the value itself (in memory only, as the request carrying it is): the keyed hash is computed only when
+    // the database is asked, not on every request.
+    const cacheKey = `${type}\u0000${value}`;
     const now = this.#clock.now();
-    const cached = this.#cache.get(hash);
+    const cached = this.#cache.get(cacheKey);
     let resolved: Resolved | undefined;
     if (cached && Math.abs(now - cached.at) < CACHE_MS) {
       resolved = cached.value;
@@ -168,7 +170,7 @@ export class Identity {
           'c.id as c_id', 'c.principal_id', 'c.type', 'c.scopes', 'c.label', 'c.created_at as c_created_at', 'c.expires_at',
           'p.id', 'p.kind', 'p.name', 'p.attrs', 'p.created_at',
         ])
-        .where('c.lookup_hash', '=', hash)
+        .where('c.lookup_hash', '=', this.#hash(type, value))
         .executeTakeFirst();
       resolved = row
         ? {
@@ -176,7 +178,7 @@ export class Identity {
             credential: toCredential({ ...row, id: row.c_id, created_at: row.c_created_at }),
           }
         : undefined;
-      this.#cache.set(hash, { at: now, value: resolved });
+      this.#cache.set(cacheKey, { at: now, value: resolved });
     }
     if (resolved?.credential.expiresAt != null && resolved.credential.expiresAt <= now) return undefined;
     return resolved;

@@ -1,6 +1,7 @@
 // Credentials of the Google-style APIs: an API key (`key=` or `x-goog-api-key`) or an OAuth bearer token
 // (`Authorization: Bearer`, `access_token=`, `oauth_token=`) whose scopes are checked.
 import type { FastifyRequest } from 'fastify';
+import { nameCaller } from '../http/caller-name.ts';
 import { hasScope, type Identity, type Resolved } from '../identity.ts';
 import { GoogleError } from './errors.ts';
 
@@ -37,6 +38,7 @@ export async function authenticateGoogle(req: FastifyRequest, identity: Identity
         rpcStatus: 'PERMISSION_DENIED',
       });
     }
+    nameCaller(req.raw, found.principal.id);
     return { ...found, via: 'bearer' };
   }
   if (key !== undefined) {
@@ -50,6 +52,7 @@ export async function authenticateGoogle(req: FastifyRequest, identity: Identity
         rpcStatus: 'UNAUTHENTICATED',
       });
     }
+    nameCaller(req.raw, found.principal.id);
     return { ...found, via: 'api_key' };
   }
   throw new GoogleError(401, MISSING, { reason: 'required', location: 'Authorization', locationType: 'header' });

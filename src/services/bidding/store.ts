@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../core/db/index.ts';
 import { bulkInsert } from '../../core/db/bulk.ts';
+import { prepared } from '../../core/db/prepared.ts';
 import type { BidEvent } from './domain/events.ts';
 import type { Counters } from './domain/metrics.ts';
 import type { HourCell } from './domain/metrics.ts';
@@ -103,14 +104,18 @@ export class BiddingStore {
 
   /** The live filter set of this name (a transient one past its expiry counts as gone). */
   async getFilterSet(name: string, now: number): Promise<StoredFilterSet | undefined> {
-    const row = await this.#db
-      .selectFrom('bidding_filter_sets')
-      .selectAll()
-      .where('name', '=', name)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-      .executeTakeFirst();
+    const row = (await this.#filterSetByName(this.#db, name, now)).rows[0];
     return row ? toFilterSet(row) : undefined;
   }
+
+  // Read on every request that names a filter set: compiled once.
+  readonly #filterSetByName = prepared<any>(() =>
+    this.#db
+      .selectFrom('bidding_filter_sets')
+      .selectAll()
+      .where('name', '=', '')
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', 0)])),
+  );
 
   /** Live filter sets of one owner, in creation order, after id `afterId`. */
   async listFilterSets(owner: string, afterId: number, limit: number, now: number): Promise<StoredFilterSet[]> {

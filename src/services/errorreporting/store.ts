@@ -1,6 +1,7 @@
 // Queries of the error reporting tables. Routes and the read model call these; no SQL lives anywhere else.
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../core/db/index.ts';
+import { prepared } from '../../core/db/prepared.ts';
 import { defaultLogBucket, type LogBucketSettings } from './domain/log-bucket.ts';
 import type { BucketPlan, ServiceFilter, TimeRange } from './domain/query.ts';
 import type { AcceptedEvent, ErrorContext } from './domain/report.ts';
@@ -240,9 +241,12 @@ export class ErrorStore {
   }
 
   async group(projectId: string, groupId: string): Promise<GroupRow | undefined> {
-    const row = await this.#db.selectFrom('errorreporting_groups').selectAll().where('project_id', '=', projectId).where('group_id', '=', groupId).executeTakeFirst();
+    const row = (await this.#groupById(this.#db, projectId, groupId)).rows[0];
     return row ? toGroup(row) : undefined;
   }
+
+  // Read on every groups.get and event listing's group: compiled once.
+  readonly #groupById = prepared<any>(() => this.#db.selectFrom('errorreporting_groups').selectAll().where('project_id', '=', '').where('group_id', '=', ''));
 
   /** Replaces the mutable fields of an existing group; false when there is no such group. */
   async updateGroup(projectId: string, groupId: string, status: ResolutionStatus, trackingIssues: Array<{ url: string }>, now: number): Promise<boolean> {
