@@ -1,5 +1,6 @@
 // Merchant accounts and their counters (transno and batch numbers count up per merchant, atomically).
 import type { Kysely } from 'kysely';
+import { prepared } from '../../../core/db/prepared.ts';
 import type { Merchant } from '../contract.ts';
 
 export class MerchantStore {
@@ -9,9 +10,12 @@ export class MerchantStore {
   }
 
   async get(merchantid: number): Promise<Merchant | undefined> {
-    const row = await this.#db.selectFrom('payments_merchants').selectAll().where('merchantid', '=', merchantid).executeTakeFirst();
+    const row = (await this.#byId(this.#db, merchantid)).rows[0];
     return row ? toMerchant(row) : undefined;
   }
+
+  // Read on every request that names a merchant: compiled once.
+  readonly #byId = prepared<any>(() => this.#db.selectFrom('payments_merchants').selectAll().where('merchantid', '=', 0));
 
   async list(clientid?: string): Promise<Merchant[]> {
     let q = this.#db.selectFrom('payments_merchants').selectAll().orderBy('merchantid');

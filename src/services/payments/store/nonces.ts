@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import { boundedCache, type CacheBudget } from '../../../core/cache.ts';
 import type { Database } from '../../../core/db/index.ts';
-import { claimExpiringSlot } from './slots.ts';
+import { expiringSlotClaim, type SlotClaim } from './slots.ts';
 
 const PURGE_EVERY = 500;
 /** Default budget of nonces remembered in memory (`services.payments.nonce_cache_budget`); older ones are still refused by the table. */
@@ -15,11 +15,13 @@ export class NonceStore {
   readonly #database: Database;
   /** Expiry of each remembered nonce, by client and nonce. */
   readonly #seen: ReturnType<typeof boundedCache<string, { expiresAt: number }>>;
+  readonly #claim: SlotClaim;
   #inserts = 0;
 
   constructor(database: Database, cacheBudget: CacheBudget = DEFAULT_NONCE_CACHE_BUDGET) {
     this.#database = database;
     this.#seen = boundedCache<string, { expiresAt: number }>(cacheBudget, () => 16);
+    this.#claim = expiringSlotClaim(database.kysely, 'payments_nonces', ['clientid', 'nonce']);
   }
 
   /** Records a nonce (inside `tx`, a unit of work, when given); false when it was already used and has not expired. */
@@ -30,7 +32,7 @@ export class NonceStore {
     const purge = ++this.#inserts % PURGE_EVERY === 0;
     const work = async (db: Kysely<any>) => {
       if (purge) await db.deleteFrom('payments_nonces').where('expires_at', '<', nowMs).execute();
-      return claimExpiringSlot(db, 'payments_nonces', { clientid, nonce }, expiresAt, nowMs);
+      return this.#claim(db, [clientid, nonce], expiresAt, nowMs);
     };
     const claimed = tx ? await work(tx) : await this.#database.write(work);
     // Remembered only once claimed: a claim inside a unit that later rolls back must not block a retry.

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { PaymentSource } from '../contract.ts';
 import type { AcquirerOutcome } from '../domain/sandbox.ts';
 import type { TransStatus, TransType } from '../domain/transaction-states.ts';
-import { claimExpiringSlot } from './slots.ts';
+import { expiringSlotClaim, type SlotClaim } from './slots.ts';
 
 /** Card facts kept with a transaction: never the number itself. */
 export interface TxCard {
@@ -222,13 +222,15 @@ export class TransactionStore {
 /** One approval per identifier and card inside the merchant's window: a keyed slot claimed atomically. */
 export class DuplicateGuard {
   readonly #db: Kysely<any>;
+  readonly #claim: SlotClaim;
   constructor(db: Kysely<any>) {
     this.#db = db;
+    this.#claim = expiringSlotClaim(db, 'payments_duplicates', ['merchantid', 'dup_key']);
   }
 
   /** True when the slot was free (or its window had passed) and is now held until `expiresAt`. */
   claim(merchantid: number, key: string, expiresAt: number, nowMs: number): Promise<boolean> {
-    return claimExpiringSlot(this.#db, 'payments_duplicates', { merchantid, dup_key: key }, expiresAt, nowMs);
+    return this.#claim(this.#db, [merchantid, key], expiresAt, nowMs);
   }
 
   /** True while someone holds the slot. */
