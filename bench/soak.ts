@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     console.log(`soak: ${rt.db.dialect}, ${targets.length} scenarios; capacity of the mix ${total} req/s over ${capacitySeconds}s; driving ${Math.round(total / 2)} req/s for ${minutes} min`);
     for (const r of capacity) console.log(`  ${r.name}: capacity ${r.reqPerSec} req/s, p99 ${r.p99} ms`);
     const paced = targets.map((t, i) => ({ ...t, rate: Math.max(1, Math.floor(capacity[i]!.reqPerSec / 2)) }));
-    console.log('minute  rss MB  (malloc  anon  file)  heap MB  external MB  req/s  worst p99 ms (scenario)  errors  non-2xx  5xx  db MB');
+    console.log('minute  rss MB  (malloc  anon  file)  heap MB (of)  readers MB (of)  external MB  req/s  worst p99 ms (scenario)  errors  non-2xx  5xx  db MB');
     for (let minute = 1; minute <= minutes; minute++) {
       const results = await load(60, paced);
       const worst = results.reduce((a, b) => (b.p99 > a.p99 ? b : a));
@@ -112,10 +112,12 @@ async function main(): Promise<void> {
       const memory = process.memoryUsage();
       const sum = (k: 'reqPerSec' | 'errors' | 'non2xx' | 'status5xx') => results.reduce((n, r) => n + r[k], 0);
       const split = residentSplit();
+      const readers = await rt.db.readerHeaps();
+      const readerHeap = `${mb(readers.reduce((n, r) => n + r.used, 0))} (${mb(readers.reduce((n, r) => n + r.total, 0))})`;
       const dbFiles = ['soak.db', 'soak.db-wal'].map((f) => join(dataDir, f)).filter((f) => existsSync(f));
       const dbSize = dbFiles.reduce((n, f) => n + statSync(f).size, 0);
       console.log(
-        `${String(minute).padStart(6)}  ${String(mb(memory.rss)).padStart(6)}  ${split.brk.padStart(7)}  ${split.anon.padStart(5)}  ${split.file.padStart(4)}  ${String(mb(memory.heapUsed)).padStart(7)}  ${String(mb(memory.external)).padStart(11)}  ${String(sum('reqPerSec')).padStart(5)}  ${`${worst.p99} (${worst.name})`.padStart(23)}  ${String(sum('errors')).padStart(6)}  ${String(sum('non2xx')).padStart(7)}  ${String(sum('status5xx')).padStart(3)}  ${String(mb(dbSize)).padStart(5)}`,
+        `${String(minute).padStart(6)}  ${String(mb(memory.rss)).padStart(6)}  ${split.brk.padStart(7)}  ${split.anon.padStart(5)}  ${split.file.padStart(4)}  ${`${mb(memory.heapUsed)} (${mb(memory.heapTotal)})`.padStart(12)}  ${readerHeap.padStart(14)}  ${String(mb(memory.external)).padStart(11)}  ${String(sum('reqPerSec')).padStart(5)}  ${`${worst.p99} (${worst.name})`.padStart(23)}  ${String(sum('errors')).padStart(6)}  ${String(sum('non2xx')).padStart(7)}  ${String(sum('status5xx')).padStart(3)}  ${String(mb(dbSize)).padStart(5)}`,
       );
     }
   } finally {

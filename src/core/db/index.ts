@@ -28,6 +28,8 @@ export interface Database {
    * It sees committed data only.
    */
   heavyRead<R>(query: Compilable<R>): Promise<R[]>;
+  /** V8 heap of each running read worker (SQLite), in bytes: memory outside the main thread's heap, for the soak. */
+  readerHeaps(): Promise<Array<{ used: number; total: number }>>;
   /** Units of work committed and the commits that carried them (units / commits is the batching achieved). */
   writeStats(): { commits: number; units: number };
   /** The URL with any password removed, for logs and health. */
@@ -72,6 +74,7 @@ function openSqlite(path: string, options: OpenOptions): Database {
     write: (fn) => committer.write(fn),
     writeStats: () => committer.stats(),
     heavyRead: async (query) => (readers ? readers.run(query.compile()) : (await kysely.executeQuery(query.compile())).rows),
+    readerHeaps: async () => (readers ? readers.heapStatistics() : []),
     close: async () => {
       await committer.idle();
       await wal?.close();
@@ -177,6 +180,7 @@ async function openPostgres(rawUrl: string): Promise<Database> {
           });
       },
       heavyRead: async (query) => (await kysely.executeQuery(query.compile())).rows,
+      readerHeaps: async () => [],
       writeStats: () => ({ commits: written, units: written }),
       close: () => kysely.destroy(),
     },
@@ -192,7 +196,7 @@ function redact(url: URL): string {
 
 // `schema` pins the migration bookkeeping tables to the selected PostgreSQL schema: Kysely's existence check looks at
 // every schema, so without it a `<ns>_migrations_lock` in another schema (a parallel test) is taken for ours.
-type Paths = Pick<Database, 'write' | 'heavyRead' | 'writeStats' | 'close'>;
+type Paths = Pick<Database, 'write' | 'heavyRead' | 'readerHeaps' | 'writeStats' | 'close'>;
 
 /**
  * Errors of a migration run that read the catalog while another client changed it: 3F000 (a schema dropped under the

@@ -37,6 +37,19 @@ export class SqliteReadPool {
     });
   }
 
+  /** Each running reader's V8 heap (used and committed bytes). */
+  heapStatistics(): Promise<Array<{ used: number; total: number }>> {
+    return Promise.all(
+      this.#readers.map((reader) => {
+        const id = ++this.#ids;
+        return new Promise<{ used: number; total: number }>((resolve, reject) => {
+          reader.waiting.set(id, { resolve: (rows) => resolve(rows[0] as { used: number; total: number }), reject });
+          reader.worker.postMessage({ id, heapStatistics: true });
+        });
+      }),
+    );
+  }
+
   async close(): Promise<void> {
     const readers = this.#readers;
     this.#readers = [];

@@ -2,6 +2,7 @@
 // loop every service shares. Plain JavaScript so it starts without a TypeScript loader.
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 
@@ -19,7 +20,12 @@ const handle = new SQLite(workerData.path, { readonly: true, fileMustExist: true
 handle.pragma('busy_timeout = 5000');
 const statements = new Map();
 
-parentPort.on('message', ({ id, sql, parameters }) => {
+parentPort.on('message', ({ id, sql, parameters, heapStatistics }) => {
+  if (heapStatistics) {
+    const heap = getHeapStatistics();
+    parentPort.postMessage({ id, rows: [{ used: heap.used_heap_size, total: heap.total_heap_size }] });
+    return;
+  }
   try {
     let stmt = statements.get(sql);
     if (!stmt) {
