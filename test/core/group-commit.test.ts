@@ -83,6 +83,10 @@ for (const kind of DATABASES) {
       const rows = await db.heavyRead(db.kysely.selectFrom('gc_items').select(['id', 'v']).where('id', '>=', 100).orderBy('id'));
       assert.deepEqual(rows.map((r) => Number(r.id)), [100, 200]);
       await assert.rejects(db.heavyRead(db.kysely.selectFrom('gc_missing').selectAll()));
+      // SQLite's reads ran on a worker thread whose heap is reported; PostgreSQL's on the pool, with no worker.
+      const heaps = await db.readerHeaps();
+      if (db.dialect === 'sqlite') assert.ok(heaps.length >= 1 && heaps.every((h) => h.used > 0 && h.total >= h.used), JSON.stringify(heaps));
+      else assert.deepEqual(heaps, []);
     });
   });
 }
