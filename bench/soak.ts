@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { buildAdmin } from '../src/admin/index.ts';
 import { Runtime, loopbackOptions } from '../src/core/runtime.ts';
 import type { ServiceId } from '../src/core/service.ts';
@@ -58,6 +59,13 @@ async function scenario(file: string, name: string): Promise<BenchScenario> {
 }
 
 const mb = (bytes: number) => Math.round(bytes / 1048576);
+
+/** The main heap's spaces, used of committed MB each: which one grows when the committed heap does. */
+const heapSpaces = () =>
+  getHeapSpaceStatistics()
+    .filter((s) => s.space_size > 1048576)
+    .map((s) => `${s.space_name} ${mb(s.space_used_size)}/${mb(s.space_size)}`)
+    .join(', ');
 
 /**
  * Resident memory as the kernel maps it, in MB: the main thread's malloc heap (brk), other anonymous mappings (the
@@ -119,6 +127,7 @@ async function main(): Promise<void> {
       console.log(
         `${String(minute).padStart(6)}  ${String(mb(memory.rss)).padStart(6)}  ${split.brk.padStart(7)}  ${split.anon.padStart(5)}  ${split.file.padStart(4)}  ${`${mb(memory.heapUsed)} (${mb(memory.heapTotal)})`.padStart(12)}  ${readerHeap.padStart(14)}  ${String(mb(memory.external)).padStart(11)}  ${String(sum('reqPerSec')).padStart(5)}  ${`${worst.p99} (${worst.name})`.padStart(23)}  ${String(sum('errors')).padStart(6)}  ${String(sum('non2xx')).padStart(7)}  ${String(sum('status5xx')).padStart(3)}  ${String(mb(dbSize)).padStart(5)}`,
       );
+      if (minute === 1 || minute === minutes) console.log(`        heap spaces, used/committed MB: ${heapSpaces()}`);
     }
   } finally {
     await rt.close();
