@@ -162,7 +162,7 @@ export class Processor {
     const holdsSlot = decided.result === 1 || decided.trans_status === 'H';
     return d.db.write(async (trx): Promise<Decision> => {
       await options.claimNonce?.(trx);
-      const duplicates = new DuplicateGuard(trx);
+      const duplicates = d.duplicates.within(trx);
       if (dupKey) {
         const expiresAt = now + merchant.duplicateWindowSeconds * 1000;
         const free = holdsSlot ? await duplicates.claim(merchant.merchantid, dupKey, expiresAt, now) : !(await duplicates.held(merchant.merchantid, dupKey, now));

@@ -223,9 +223,14 @@ export class TransactionStore {
 export class DuplicateGuard {
   readonly #db: Kysely<any>;
   readonly #claim: SlotClaim;
-  constructor(db: Kysely<any>) {
+  constructor(db: Kysely<any>, claim?: SlotClaim) {
     this.#db = db;
-    this.#claim = expiringSlotClaim(db, 'payments_duplicates', ['merchantid', 'dup_key']);
+    this.#claim = claim ?? expiringSlotClaim(db, 'payments_duplicates', ['merchantid', 'dup_key']);
+  }
+
+  /** The same guard on a transaction, sharing the claim compiled once. */
+  within(tx: Kysely<any>): DuplicateGuard {
+    return new DuplicateGuard(tx, this.#claim);
   }
 
   /** True when the slot was free (or its window had passed) and is now held until `expiresAt`. */
