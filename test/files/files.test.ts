@@ -135,6 +135,9 @@ for (const database of DATABASES) {
       assert.notEqual(copy.body.id, f.id);
       assert.equal(copy.body.title, 'copy.txt');
       assert.equal(copy.body.properties[0].key, 'k');
+      // An empty parents list (once a 500 on PostgreSQL) makes a copy in no folder, as on SQLite.
+      const unfiled = await a(`/files/${f.id}/copy`, { body: { title: 'unfiled.txt', parents: [] } });
+      assert.deepEqual([unfiled.status, unfiled.body.title, unfiled.body.parents], [200, 'unfiled.txt', []]);
       const folder = await insert({ title: 'F', mimeType: FOLDER });
       assert.equal((await a(`/files/${folder.id}/copy`, { body: {} })).status, 400);
       const touched = await a(`/files/${f.id}/touch`, { method: 'POST' });

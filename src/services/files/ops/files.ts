@@ -56,7 +56,8 @@ export async function createFile(u: Unit, patch: FilePatch, content: NewContent 
   }
   if (patch.properties) await setProperties(u, id, patch.properties);
   if (patch.lastViewedByMeDate !== undefined) await markViewed(u, id, patch.lastViewedByMeDate);
-  const parentTrashed = await u.tx.selectFrom('files_files').select('id').where('id', 'in', parents).where('trashed', '=', 1).executeTakeFirst();
+  // An empty list makes `in ()`, which PostgreSQL refuses (a copy may be given `parents: []`).
+  const parentTrashed = parents.length > 0 && (await u.tx.selectFrom('files_files').select('id').where('id', 'in', parents).where('trashed', '=', 1).executeTakeFirst());
   if (parentTrashed || patch.trashed) await setTrashed(u, (await getFile(u.tx, id))!, true, patch.trashed === true);
   return (await getFile(u.tx, id))!;
 }
