@@ -68,22 +68,30 @@ const heapSpaces = () =>
     .join(', ');
 
 /**
- * Resident memory as the kernel maps it, in MB: the main thread's malloc heap (brk), other anonymous mappings (the
- * V8 heap's pages, thread arenas, large buffers) and file-backed pages. Empty off Linux.
+ * Resident memory as the kernel maps it, in MB: the main thread's malloc heap (brk), the other threads' malloc arenas
+ * (glibc aligns each to 64 MiB), V8's regular heap pages (each mapped on its own, 256 KiB), other anonymous mappings
+ * (new space, large objects and buffers) and file-backed pages. Empty off Linux.
  */
-function residentSplit(): { brk: string; anon: string; file: string } {
+function residentSplit(): Record<'brk' | 'arenas' | 'pages' | 'anon' | 'file', string> {
+  const ARENA = 64 * 1048576;
   try {
-    const totals = { brk: 0, anon: 0, file: 0 };
+    const totals = { brk: 0, arenas: 0, pages: 0, anon: 0, file: 0 };
     let kind: keyof typeof totals = 'anon';
     for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
-      const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
-      if (mapping) kind = mapping[1] === '[heap]' ? 'brk' : mapping[1]!.startsWith('/') ? 'file' : 'anon';
-      else if (line.startsWith('Rss:')) totals[kind] += Number(line.split(/\s+/)[1]);
+      const mapping = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+      if (mapping) {
+        const [from, to, name] = [parseInt(mapping[1]!, 16), parseInt(mapping[2]!, 16), mapping[3]!];
+        if (name === '[heap]') kind = 'brk';
+        else if (name.startsWith('/')) kind = 'file';
+        else if (name) kind = 'anon';
+        else if (to - from === 262144) kind = 'pages';
+        else kind = from % ARENA === 0 && to - from <= ARENA ? 'arenas' : 'anon';
+      } else if (line.startsWith('Rss:')) totals[kind] += Number(line.split(/\s+/)[1]);
     }
     const mbOf = (kb: number) => String(Math.round(kb / 1024));
-    return { brk: mbOf(totals.brk), anon: mbOf(totals.anon), file: mbOf(totals.file) };
+    return { brk: mbOf(totals.brk), arenas: mbOf(totals.arenas), pages: mbOf(totals.pages), anon: mbOf(totals.anon), file: mbOf(totals.file) };
   } catch {
-    return { brk: '-', anon: '-', file: '-' };
+    return { brk: '-', arenas: '-', pages: '-', anon: '-', file: '-' };
   }
 }
 
@@ -110,7 +118,7 @@ async function main(): Promise<void> {
     console.log(`soak: ${rt.db.dialect}, ${targets.length} scenarios; capacity of the mix ${total} req/s over ${capacitySeconds}s; driving ${Math.round(total / 2)} req/s for ${minutes} min`);
     for (const r of capacity) console.log(`  ${r.name}: capacity ${r.reqPerSec} req/s, p99 ${r.p99} ms`);
     const paced = targets.map((t, i) => ({ ...t, rate: Math.max(1, Math.floor(capacity[i]!.reqPerSec / 2)) }));
-    console.log('minute  rss MB  (malloc  anon  file)  heap MB (of)  readers MB (of)  external MB  req/s  worst p99 ms (scenario)  errors  non-2xx  5xx  db MB');
+    console.log('minute  rss MB  (malloc  arenas  v8 pages  other  file)  heap MB (of)  readers MB (of)  external MB  req/s  worst p99 ms (scenario)  errors  non-2xx  5xx  db MB');
     for (let minute = 1; minute <= minutes; minute++) {
       const results = await load(60, paced);
       const worst = results.reduce((a, b) => (b.p99 > a.p99 ? b : a));
@@ -125,9 +133,9 @@ async function main(): Promise<void> {
       const dbFiles = ['soak.db', 'soak.db-wal'].map((f) => join(dataDir, f)).filter((f) => existsSync(f));
       const dbSize = dbFiles.reduce((n, f) => n + statSync(f).size, 0);
       console.log(
-        `${String(minute).padStart(6)}  ${String(mb(memory.rss)).padStart(6)}  ${split.brk.padStart(7)}  ${split.anon.padStart(5)}  ${split.file.padStart(4)}  ${`${mb(memory.heapUsed)} (${mb(memory.heapTotal)})`.padStart(12)}  ${readerHeap.padStart(14)}  ${String(mb(memory.external)).padStart(11)}  ${String(sum('reqPerSec')).padStart(5)}  ${`${worst.p99} (${worst.name})`.padStart(23)}  ${String(sum('errors')).padStart(6)}  ${String(sum('non2xx')).padStart(7)}  ${String(sum('status5xx')).padStart(3)}  ${String(mb(dbSize)).padStart(5)}`,
+        `${String(minute).padStart(6)}  ${String(mb(memory.rss)).padStart(6)}  ${split.brk.padStart(7)}  ${split.arenas.padStart(6)}  ${split.pages.padStart(8)}  ${split.anon.padStart(5)}  ${split.file.padStart(4)}  ${`${mb(memory.heapUsed)} (${mb(memory.heapTotal)})`.padStart(12)}  ${readerHeap.padStart(14)}  ${String(mb(memory.external)).padStart(11)}  ${String(sum('reqPerSec')).padStart(5)}  ${`${worst.p99} (${worst.name})`.padStart(23)}  ${String(sum('errors')).padStart(6)}  ${String(sum('non2xx')).padStart(7)}  ${String(sum('status5xx')).padStart(3)}  ${String(mb(dbSize)).padStart(5)}`,
       );
-      if (minute === 1 || minute === minutes) console.log(`        heap spaces, used/committed MB: ${heapSpaces()}`);
+      if (minute === 1 || minute % 10 === 0 || minute === minutes) console.log(`        heap spaces, used/committed MB: ${heapSpaces()}`);
     }
   } finally {
     await rt.close();

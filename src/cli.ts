@@ -5,7 +5,8 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { exportToFile, importFromFile, readManifest, type ImportSummary } from './core/archive/index.ts';
 import { watchParent } from './core/parent-watch.ts';
 import { writePidFile } from './core/pid-file.ts';
-import { holdWarmUps } from './core/warm-up.ts';
+import { collectLoadingGarbage } from './core/loading-garbage.ts';
+import { holdWarmUps, whenWarm } from './core/warm-up.ts';
 import { SERVICE_IDS } from './core/service.ts';
 import { startFromConfig, startTable } from './main.ts';
 import { SERVICES } from './services/index.ts';
@@ -110,6 +111,7 @@ start.action(async (opts) => {
   console.log(await startTable(rt));
   console.log('\nPress Ctrl+C to stop.');
   releaseWarmUps();
+  void whenWarm([...rt.services.values()].map((s) => s.ctx)).then(collectLoadingGarbage, () => undefined);
 });
 
 dataOptions(program.command('reset').description('delete the data of every selected service (or all) and restore defaults')).action(async (opts) => {
