@@ -6,6 +6,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Compilable,
 import pg from 'pg';
 import { boundedCache, type CacheBudget } from '../cache.ts';
 import type { DialectName } from './dialect.ts';
+import { EmptyListPostgresCompiler } from './empty-list-compiler.ts';
 import { GroupCommitter, NestedWriteError, insideUnitOfWork, type UnitOfWork } from './group-commit.ts';
 import { SqliteReadPool } from './read-pool.ts';
 import { WalSync } from './wal-sync.ts';
@@ -129,6 +130,10 @@ class GuardedSqliteDialect extends SqliteDialect {
 class GuardedPostgresDialect extends PostgresDialect {
   override createDriver() {
     return guard(super.createDriver());
+  }
+
+  override createQueryCompiler() {
+    return new EmptyListPostgresCompiler();
   }
 }
 
