@@ -231,5 +231,33 @@ for (const database of DATABASES) {
       const regionalReport = await call(`${base}/v1beta1/projects%2F${P}%2Flocations%2Fglobal/events:report?key=${DEV_API_KEY}`, { body: {} });
       assert.equal(regionalReport.status, 404);
     });
+
+    // Last: it moves the clock.
+    it('reads timed counts with the same SQL whatever the clock (a new text per request is a statement prepared and dropped)', async () => {
+      const project = 'stable-sql-project';
+      await report({ serviceContext: { service: 'web' }, message: trace('TypeError', 'render') }, project);
+      const texts: string[][] = [];
+      const db = t.rt.db;
+      const heavyRead = db.heavyRead;
+      const seen: string[] = [];
+      db.heavyRead = (query) => {
+        seen.push(query.compile().sql);
+        return heavyRead.call(db, query);
+      };
+      try {
+        for (const advance of ['0s', '1037s']) {
+          await moveClock(advance);
+          seen.length = 0;
+          const res = await call(`${base}/v1beta1/projects/${project}/groupStats?timedCountDuration=3600s&timeRange.period=PERIOD_1_DAY`, { headers: AUTH });
+          assert.equal(res.status, 200, res.text);
+          assert.equal(res.body.errorGroupStats[0].count, '1');
+          texts.push([...seen]);
+        }
+      } finally {
+        db.heavyRead = heavyRead;
+      }
+      assert.ok(texts[0]!.length > 0);
+      assert.deepEqual(texts[1], texts[0]);
+    });
   });
 }

@@ -15,6 +15,10 @@ interface Reader {
   waiting: Map<number, Waiting>;
 }
 
+// A reader allocates a long read's rows and drops them once posted: a young generation of a few MB collects them as
+// well as V8's default of up to 48 MB, which a reader otherwise keeps committed after one large result.
+const READER_LIMITS = { maxYoungGenerationSizeMb: 6 };
+
 export class SqliteReadPool {
   readonly #path: string;
   readonly #size: number;
@@ -72,7 +76,7 @@ export class SqliteReadPool {
 
   #spawn(): Reader {
     // Plain JavaScript: no loader flags inherited from the parent (a TypeScript loader would only slow its start).
-    const worker = new Worker(new URL('./read-worker.js', import.meta.url), { workerData: { path: this.#path }, execArgv: [] });
+    const worker = new Worker(new URL('./read-worker.js', import.meta.url), { workerData: { path: this.#path }, execArgv: [], resourceLimits: READER_LIMITS });
     const reader: Reader = { worker, waiting: new Map() };
     worker.unref();
     worker.on('message', (msg: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {

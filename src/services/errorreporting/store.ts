@@ -196,14 +196,16 @@ export class ErrorStore {
    */
   async groupSlices(projectId: string, filter: ServiceFilter, range: TimeRange, groupIds: string[], plan?: BucketPlan): Promise<GroupSlice[]> {
     if (groupIds.length === 0) return [];
-    // Literals, not parameters: PostgreSQL matches the grouped expression to the selected one only when they are identical.
-    const origin = plan ? sql.lit(Math.trunc(plan.originMs)) : undefined;
+    // The bucket's origin moves with the clock, so it is a parameter: a literal would make every request's SQL new,
+    // and each new text a statement prepared and dropped. Grouping by the select list's positions lets PostgreSQL
+    // see the bucket expression as the selected one (it cannot match two expressions with parameters).
+    const origin = plan ? sql`cast(${Math.trunc(plan.originMs)} as bigint)` : undefined;
     const offset = plan?.fromEnd ? sql`${origin} - event_time` : sql`event_time - ${origin}`;
-    const index = plan ? sql<number>`cast(${offset} as bigint) / cast(${sql.lit(Math.trunc(plan.durationMs))} as bigint)` : sql<number>`0`;
+    const index = plan ? sql<number>`(${offset}) / cast(${Math.trunc(plan.durationMs)} as bigint)` : sql<number>`0`;
     const rows = await this.#database.heavyRead(
       this.#events(projectId, filter, range, groupIds)
         .select((eb) => ['group_id', 'service', 'version', index.as('k'), eb.fn.countAll().as('n'), eb.fn.max('id').as('latest_id')])
-        .groupBy(plan ? ['group_id', 'service', 'version', index] : ['group_id', 'service', 'version']),
+        .groupBy(plan ? [sql`1`, sql`2`, sql`3`, sql`4`] : ['group_id', 'service', 'version']),
     );
     return rows.map((r) => ({
       groupId: r.group_id as string,
