@@ -60,6 +60,8 @@ async function scenario(file: string, name: string): Promise<BenchScenario> {
 
 const mb = (bytes: number) => Math.round(bytes / 1048576);
 
+const UNMAP_GRACE_MS = 1000;
+
 /** The main heap's spaces, used of committed MB each: which one grows when the committed heap does. */
 const heapSpaces = () =>
   getHeapSpaceStatistics()
@@ -125,6 +127,9 @@ async function main(): Promise<void> {
       // Sampled after a full collection when the process can ask for one (`npm run soak` passes --expose-gc), so
       // the figures are what stays alive rather than where the collector happened to be.
       (globalThis as { gc?: () => void }).gc?.();
+      // V8 unmaps the pages a collection freed on a background thread: read once it has had a moment, or RSS counts
+      // pages already on their way out (seen as RSS 100 MB above the mappings' sum read just after).
+      await new Promise((resolve) => setTimeout(resolve, UNMAP_GRACE_MS));
       const memory = process.memoryUsage();
       const sum = (k: 'reqPerSec' | 'errors' | 'non2xx' | 'status5xx') => results.reduce((n, r) => n + r[k], 0);
       const split = residentSplit();
