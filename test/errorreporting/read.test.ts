@@ -240,10 +240,10 @@ for (const database of DATABASES) {
       const db = t.rt.db;
       const heavyRead = db.heavyRead;
       const seen: string[] = [];
-      db.heavyRead = (query) => {
+      db.heavyRead = ((query) => {
         seen.push(query.compile().sql);
         return heavyRead.call(db, query);
-      };
+      }) as typeof heavyRead;
       try {
         for (const advance of ['0s', '1037s']) {
           await moveClock(advance);
