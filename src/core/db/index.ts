@@ -7,6 +7,7 @@ import pg from 'pg';
 import { boundedCache, type CacheBudget } from '../cache.ts';
 import type { DialectName } from './dialect.ts';
 import { EmptyListPostgresCompiler } from './empty-list-compiler.ts';
+import { LiteralLimitSqliteCompiler } from './literal-limit-compiler.ts';
 import { GroupCommitter, NestedWriteError, insideUnitOfWork, type UnitOfWork } from './group-commit.ts';
 import { SqliteReadPool } from './read-pool.ts';
 import { WalSync } from './wal-sync.ts';
@@ -124,6 +125,10 @@ function guard(driver: Driver): Driver {
 class GuardedSqliteDialect extends SqliteDialect {
   override createDriver() {
     return guard(super.createDriver());
+  }
+
+  override createQueryCompiler() {
+    return new LiteralLimitSqliteCompiler();
   }
 }
 
