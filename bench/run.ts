@@ -1,21 +1,19 @@
 // Load runner: drives each scenario with autocannon on loopback and reports every figure as a ratio to a bare route
 // served by the same process, in the same run. Usage: npm run bench [-- <name-filter>] (BENCH_SECONDS, BENCH_CONNECTIONS).
-// Scenarios whose requests are static are driven from a child process (bench/load.ts), so the client's work is not
-// counted against the services; those that compute each request (fresh payment keys) run the client in process and
-// are marked `in-process` in the report.
+// Every scenario is driven from a child process (bench/load.ts), so the client's work, fresh payment keys included, is
+// neither counted against the services nor done on their event loop.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { buildAdmin } from '../src/admin/index.ts';
 import { createListener } from '../src/core/http/listener.ts';
 import { Runtime, loopbackOptions } from '../src/core/runtime.ts';
 import { whenWarm } from '../src/core/warm-up.ts';
 import type { ServiceId } from '../src/core/service.ts';
 import { manifestOf } from '../src/services/index.ts';
-import type { BenchEnv, BenchRequest, BenchScenario } from './scenario.ts';
+import { requestTemplate, type BenchEnv, type BenchRequest, type BenchScenario } from './scenario.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -24,14 +22,13 @@ const filter = process.argv[2];
 
 interface Figures {
   name: string;
-  client?: 'child' | 'in-process';
   reqPerSec: number;
   p50: number;
   p99: number;
   errors: number;
   non2xx: number;
   ratio?: number;
-  /** CPU the services' process spent per request (all its threads; the client's too when it runs in process). */
+  /** CPU the services' process spent per request (all its threads). */
   cpuUsPerReq?: number;
   extra?: Record<string, number | string>;
 }
@@ -56,15 +53,8 @@ async function drive(name: string, origin: string, requests: BenchRequest[], hea
 }
 
 async function driveLoad(name: string, origin: string, requests: BenchRequest[], headers: Record<string, string>, conns: number): Promise<Figures> {
-  // autocannon treats a present-but-undefined key as set: pass only what the scenario gave.
-  const templates = requests.map((r) => Object.fromEntries(Object.entries({ method: r.method ?? 'GET', path: r.path, headers: r.headers, body: r.body, setupRequest: r.setupRequest }).filter(([, v]) => v !== undefined)));
-  const config = { url: origin, connections: conns, duration: seconds, headers, requests: templates };
-  if (requests.some((r) => r.setupRequest)) {
-    const result = await autocannon(config as any);
-    const figures = { reqPerSec: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
-    return { name, client: 'in-process', ...figures };
-  }
-  return { name, client: 'child', ...(await driveFromChild(config)) };
+  const config = { url: origin, connections: conns, duration: seconds, headers, requests: requests.map(requestTemplate) };
+  return { name, ...(await driveFromChild(config)) };
 }
 
 function driveFromChild(config: object): Promise<Omit<Figures, 'name'>> {
@@ -124,8 +114,8 @@ async function main(): Promise<void> {
     await rt.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  const table = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'cpu µs/req', 'errors', 'non-2xx', 'client']];
-  for (const r of rows) table.push([r.name, String(r.reqPerSec), String(r.p50), String(r.p99), r.ratio!.toFixed(3), String(r.cpuUsPerReq ?? ''), String(r.errors), String(r.non2xx), r.client ?? '']);
+  const table = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'cpu µs/req', 'errors', 'non-2xx']];
+  for (const r of rows) table.push([r.name, String(r.reqPerSec), String(r.p50), String(r.p99), r.ratio!.toFixed(3), String(r.cpuUsPerReq ?? ''), String(r.errors), String(r.non2xx)]);
   const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
   for (const row of table) console.log(row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
   for (const r of rows) if (r.extra) console.log(`${r.name}: ${Object.entries(r.extra).map(([k, v]) => `${k}=${v}`).join(' ')}`);

@@ -8,14 +8,28 @@ export interface BenchEnv {
   adminUrl: string;
 }
 
-/** One autocannon request template; `setupRequest` may vary each request (ids, bodies). */
+/**
+ * How a request that changes every time (a fresh key, a new identifier, another body) is made in the load generator's
+ * process: `module` (a file URL) exports `factory`, which is called there once with `args` (JSON) and returns
+ * autocannon's `setupRequest`. A closure cannot cross to that process; a module's name and arguments can.
+ */
+export interface ComputedBy {
+  module: string;
+  factory: string;
+  args?: unknown;
+}
+
+/** One autocannon request template, sent as is or, with `computedBy`, rewritten before each sending. */
 export interface BenchRequest {
   method?: string;
   path: string;
   headers?: Record<string, string>;
   body?: string;
-  setupRequest?: (req: any, context: any) => any;
+  computedBy?: ComputedBy;
 }
+
+/** Factories named by `ComputedBy`: given their arguments, they return the function that rewrites each request. */
+export type RequestFactory = (args: any) => (req: any) => any;
 
 export interface BenchScenario {
   /** Short name shown in the report, e.g. `errorreporting.report`. */
@@ -34,4 +48,10 @@ export interface BenchScenario {
   connections?: number;
   /** Optional figures measured outside HTTP (for example a bulk ingestion rate). */
   extra?(env: BenchEnv): Promise<Record<string, number | string>>;
+}
+
+/** The template autocannon is given: only the keys the scenario set (autocannon takes a present-but-undefined key as set). */
+export function requestTemplate(r: BenchRequest): Record<string, unknown> {
+  const template = { method: r.method ?? 'GET', path: r.path, headers: r.headers, body: r.body, computedBy: r.computedBy };
+  return Object.fromEntries(Object.entries(template).filter(([, v]) => v !== undefined));
 }

@@ -3,6 +3,7 @@
 // target at once with autocannon (at `rate` requests per second when given) and prints one result per target.
 import { text } from 'node:stream/consumers';
 import autocannon from 'autocannon';
+import { withComputedRequests } from './computed.ts';
 
 interface Target {
   name: string;
@@ -21,7 +22,7 @@ const results = await Promise.all(
       connections: t.connections,
       duration,
       headers: t.headers,
-      requests: t.requests as any,
+      requests: (await withComputedRequests(t.requests as Array<Record<string, unknown>>)) as any,
       ...(t.rate ? { overallRate: t.rate } : {}),
     });
     return {

@@ -12,7 +12,7 @@ import { buildAdmin } from '../src/admin/index.ts';
 import { Runtime, loopbackOptions } from '../src/core/runtime.ts';
 import type { ServiceId } from '../src/core/service.ts';
 import { manifestOf } from '../src/services/index.ts';
-import type { BenchEnv, BenchScenario } from './scenario.ts';
+import { requestTemplate, type BenchEnv, type BenchScenario } from './scenario.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({ options: { minutes: { type: 'string', default: '30' }, 'capacity-seconds': { type: 'string', default: '15' } } });
@@ -111,8 +111,7 @@ async function main(): Promise<void> {
     const targets = [];
     for (const s of scenarios) {
       const { requests, headers } = await s.setup(env);
-      if (requests.some((r) => r.setupRequest)) throw new Error(`${s.name} computes its requests; the soak mix takes static ones`);
-      const templates = requests.map((r) => Object.fromEntries(Object.entries({ method: r.method ?? 'GET', path: r.path, headers: r.headers, body: r.body }).filter(([, v]) => v !== undefined)));
+      const templates = requests.map(requestTemplate);
       targets.push({ name: s.name, url: env.url(s.service), connections: CONNECTIONS_PER_TARGET, headers, requests: templates });
     }
     const capacity = await load(capacitySeconds, targets);

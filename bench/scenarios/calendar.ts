@@ -4,7 +4,7 @@
 import { newEventId } from '../../src/services/calendar/domain/ids.ts';
 import type { EventDoc } from '../../src/services/calendar/domain/event.ts';
 import { serviceOf } from '../../src/services/calendar/wiring.ts';
-import type { BenchEnv, BenchScenario } from '../scenario.ts';
+import type { BenchEnv, BenchScenario, RequestFactory } from '../scenario.ts';
 
 const TOKEN = 'bench-dev-token';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
@@ -62,6 +62,15 @@ async function seed(env: BenchEnv, calendarId: string): Promise<void> {
   }
 }
 
+/** Each insert a new one-hour event, spread over 10,000 hours (runs in the load generator). */
+export const inserts: RequestFactory = () => {
+  let n = 0;
+  return (req) => {
+    const start = FROM + (n++ % 10_000) * HOUR;
+    return { ...req, body: JSON.stringify({ summary: `Insert ${n}`, start: { dateTime: iso(start) }, end: { dateTime: iso(start + HOUR) } }) };
+  };
+};
+
 export const scenarios: BenchScenario[] = [
   {
     name: 'calendar.event.get',
@@ -82,20 +91,7 @@ export const scenarios: BenchScenario[] = [
     service: 'calendar',
     async setup(env) {
       const cal = await newCalendar(env, 'bench-insert');
-      let n = 0;
-      return {
-        requests: [
-          {
-            method: 'POST',
-            path: `/calendar/v3/calendars/${encodeURIComponent(cal)}/events`,
-            headers: JSON_AUTH,
-            setupRequest: (req: any) => {
-              const start = FROM + (n++ % 10_000) * HOUR;
-              return { ...req, body: JSON.stringify({ summary: `Insert ${n}`, start: { dateTime: iso(start) }, end: { dateTime: iso(start + HOUR) } }) };
-            },
-          },
-        ],
-      };
+      return { requests: [{ method: 'POST', path: `/calendar/v3/calendars/${encodeURIComponent(cal)}/events`, headers: JSON_AUTH, computedBy: { module: import.meta.url, factory: 'inserts' } }] };
     },
   },
   {

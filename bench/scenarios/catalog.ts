@@ -1,6 +1,6 @@
 // Merchant catalog: products.get and products.list over 1,000 products of the seeded sub-account, and a 1,000-entry
 // products custombatch (each entry an upsert, authorised and validated on its own, the writes group-committed).
-import type { BenchEnv, BenchScenario } from '../scenario.ts';
+import type { BenchEnv, BenchScenario, RequestFactory } from '../scenario.ts';
 
 const TOKEN = 'bench-dev-token';
 const MERCHANT = '1000001';
@@ -37,13 +37,19 @@ function seed(env: BenchEnv): Promise<void> {
   return seeded;
 }
 
+/** Two bodies in turn, so every batch really changes the 1,000 products (runs in the load generator). */
+export const batches: RequestFactory = () => {
+  const bodies = [batchBody(1), batchBody(2)];
+  let n = 0;
+  return (req) => ({ ...req, body: bodies[n++ % 2] });
+};
+
 export const scenarios: BenchScenario[] = [
   {
     name: 'catalog.products.get',
     service: 'catalog',
     async setup(env) {
       await seed(env);
-      // A few fixed paths rather than a per-request function, so the load comes from a separate client process.
       return { headers, requests: [0, 250, 500, 750, 999].map((n) => ({ path: `/content/v2.1/${MERCHANT}/products/online%3Aen%3AUS%3Abench-${n}` })) };
     },
   },
@@ -61,13 +67,9 @@ export const scenarios: BenchScenario[] = [
     connections: 4,
     async setup(env) {
       await seed(env);
-      // Two bodies in turn, so every batch really changes the 1,000 products. The bodies are too large for the
-      // child client's command line, so this one runs in-process.
-      const bodies = [batchBody(1), batchBody(2)];
-      let n = 0;
       return {
         headers: { ...headers, 'content-type': 'application/json' },
-        requests: [{ method: 'POST', path: '/content/v2.1/products/batch', setupRequest: (req: any) => ({ ...req, body: bodies[n++ % 2] }) }],
+        requests: [{ method: 'POST', path: '/content/v2.1/products/batch', computedBy: { module: import.meta.url, factory: 'batches' } }],
       };
     },
   },

@@ -1,6 +1,6 @@
 // Error reporting: report ingestion with the dev API key, and groupStats over a project seeded with 3,000 events in 30
 // groups spread over the last day.
-import type { BenchScenario } from '../scenario.ts';
+import type { BenchScenario, RequestFactory } from '../scenario.ts';
 
 const KEY = 'bench-dev-api-key';
 const TOKEN = 'bench-dev-token';
@@ -32,19 +32,24 @@ async function seed(url: string, project: string, count: number): Promise<void> 
   }
 }
 
+/** Each report a different trace (runs in the load generator). */
+export const reports: RequestFactory = () => {
+  let n = 0;
+  return (req) => ({ ...req, body: JSON.stringify({ serviceContext: { service: 'web' }, message: traceOf(n++) }) });
+};
+
 export const scenarios: BenchScenario[] = [
   {
     name: 'errorreporting.report',
     service: 'errorreporting',
     async setup() {
-      let n = 0;
       return {
         requests: [
           {
             method: 'POST',
             path: `/v1beta1/projects/bench-ingest/events:report?key=${KEY}`,
             headers: { 'content-type': 'application/json' },
-            setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ serviceContext: { service: 'web' }, message: traceOf(n++) }) }),
+            computedBy: { module: import.meta.url, factory: 'reports' },
           },
         ],
       };

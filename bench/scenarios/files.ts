@@ -2,7 +2,7 @@
 // req/s for those two). Seeding writes the 100,000 rows in bulk; the upload and download go through HTTP.
 import { filesServiceOf } from '../../src/services/files/index.ts';
 import { seedFiles } from '../../src/services/files/seed.ts';
-import type { BenchEnv, BenchScenario } from '../scenario.ts';
+import type { BenchEnv, BenchScenario, RequestFactory } from '../scenario.ts';
 
 const TOKEN = 'bench-dev-token';
 const EMAIL = 'developer@twinstack.local';
@@ -21,6 +21,12 @@ const oneMb = (seed: number) => {
   const data = Buffer.alloc(MB, seed % 251);
   data.writeUInt32BE(seed, 0);
   return data;
+};
+
+/** Each upload different bytes (runs in the load generator). */
+export const uploads: RequestFactory = () => {
+  let n = 0;
+  return (req) => ({ ...req, body: oneMb(++n) });
 };
 
 export const scenarios: BenchScenario[] = [
@@ -54,14 +60,13 @@ export const scenarios: BenchScenario[] = [
     service: 'files',
     connections: 4,
     async setup() {
-      let n = 0;
       return {
         requests: [
           {
             method: 'POST',
             path: '/upload/storage/v2/files?uploadType=media',
             headers: { ...auth, 'content-type': 'application/octet-stream' },
-            setupRequest: (req: any) => ({ ...req, body: oneMb(++n) }),
+            computedBy: { module: import.meta.url, factory: 'uploads' },
           },
         ],
       };

@@ -2,7 +2,7 @@
 // retrieved by its identifier. Each reads one small record that exists (created through the API first).
 import type { BenchEnv, BenchScenario } from '../scenario.ts';
 import { DEV_MERCHANT_ID } from '../../src/services/payments/settings.ts';
-import { signer, signedPost } from './payments.ts';
+import { devLicenceKey, freshKey, signedPost } from './payments.ts';
 
 const API_KEY = 'bench-dev-api-key';
 const DEV_TOKEN = 'bench-dev-token';
@@ -67,18 +67,18 @@ export const scenarios: BenchScenario[] = [
     name: 'payments.retrieve',
     service: 'payments',
     async setup(env) {
-      const key = await signer(env);
+      const licence = await devLicenceKey(env);
       const identifier = `HOT-${process.pid}-${Date.now()}`;
       await ok(
         await fetch(`${env.url('payments')}/v6/authorise`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'pay-api-key': key() },
+          headers: { 'content-type': 'application/json', 'pay-api-key': freshKey(licence) },
           body: JSON.stringify({ amount: 500, cardnumber: '4000000000000002', expmonth: 12, expyear: 2035, csc: '750', identifier, merchantid: DEV_MERCHANT_ID, threedsecure: { merchant_termurl: 'https://shop.example/return' } }),
         }),
         'authorise',
       );
-      // The key changes on every request (a key is accepted once), so the client runs in process.
-      return { requests: [signedPost('/v6/retrieve', key, () => ({ merchantid: DEV_MERCHANT_ID, identifier }), 'RET')] };
+      // The key changes on every request (a key is accepted once); the identifier stays.
+      return { requests: [signedPost('/v6/retrieve', licence, { merchantid: DEV_MERCHANT_ID, identifier })] };
     },
   },
 ];
