@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import nodeVault from 'node-vault';
 import type { TestRuntime } from '../helpers/runtime.ts';
+import { TokenStore } from '../../src/services/secrets/token/store.ts';
 import { advance, api, DATABASES, DENIED, ROOT_TOKEN, startSecrets, type Api } from './token-harness.ts';
 
 const INVALID = '2 errors occurred:\n\t* permission denied\n\t* invalid token\n\n';
@@ -159,6 +160,26 @@ for (const database of DATABASES) {
       const results = await Promise.all(Array.from({ length: 10 }, () => v('GET', 'auth/token/lookup-self', { token: tok.client_token })));
       assert.equal(results.filter((r) => r.status === 200).length, 3);
       assert.equal(results.filter((r) => r.status === 403).length, 7);
+    });
+
+    it('answers the request that spends the last use even when another revokes the spent token first', async () => {
+      const tok = await create({ policies: ['dev'], num_uses: 1 });
+      // What a concurrent request does when it finds the token spent: revoke it, here between this request's use and
+      // its answer (under load the order the concurrent test above leaves to chance).
+      const use = TokenStore.prototype.use;
+      TokenStore.prototype.use = async function (entry) {
+        const used = await use.call(this, entry);
+        if (used?.numUses === -1) await this.revokeTree(used);
+        return used;
+      };
+      try {
+        const res = await v('GET', 'auth/token/lookup-self', { token: tok.client_token });
+        assert.equal(res.status, 200, res.text);
+        assert.equal(res.body.data.accessor, tok.accessor);
+      } finally {
+        TokenStore.prototype.use = use;
+      }
+      assert.equal((await v('GET', 'auth/token/lookup-self', { token: tok.client_token })).status, 403);
     });
 
     it('issues batch tokens that are never stored and cannot be renewed or revoked', async () => {

@@ -6,6 +6,7 @@
 // (called once per running service, so runtimes in one process do not share state); the core wires it in index.ts. Until it exists the core uses a root-token-only authoriser.
 // Docs: docs/secrets.md (the core half) links to docs/secrets-auth.md (tokens, policies, auth methods and audit).
 import { ApiError } from '../../core/errors.ts';
+import type { TokenEntry } from './token/entry.ts';
 
 /** The logical operation after method mapping and the existence check. */
 export type Operation = 'create' | 'read' | 'update' | 'patch' | 'delete' | 'list' | 'help';
@@ -254,6 +255,12 @@ export interface AuthorizationResult {
   root: boolean;
   token: TokenSummary;
   policies: string[];
+  /**
+   * The caller's token as this request's authorisation left it, its use counted (absent before the token store is
+   * installed and on unauthenticated paths). A handler about the calling token reads this, not the store: once the
+   * last use is spent, a concurrent request may revoke the token before this one answers.
+   */
+  entry?: TokenEntry;
 }
 
 /**

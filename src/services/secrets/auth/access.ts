@@ -60,7 +60,7 @@ export class Access implements Authorizer {
     if (!decision.allowed) throw denied();
     const used = await this.tokens.use(entry);
     if (!used) throw invalidToken();
-    return { root: decision.root, token: TokenStore.summary(used, req.clientToken), policies: used.policies };
+    return { root: decision.root, token: TokenStore.summary(used, req.clientToken), policies: used.policies, entry: used };
   }
 
   /**
