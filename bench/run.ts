@@ -46,15 +46,11 @@ async function loadScenarios(): Promise<BenchScenario[]> {
 /** Drives one scenario and adds the process CPU per request: unlike req/s, it hardly moves when the machine is busy. */
 async function drive(name: string, origin: string, requests: BenchRequest[], headers: Record<string, string> = {}, conns = connections): Promise<Figures> {
   const before = process.cpuUsage();
-  const figures = await driveLoad(name, origin, requests, headers, conns);
+  const config = { url: origin, connections: conns, duration: seconds, headers, requests: requests.map(requestTemplate) };
+  const figures: Figures = { name, ...(await driveFromChild(config)) };
   const spent = process.cpuUsage(before);
   figures.cpuUsPerReq = figures.reqPerSec > 0 ? Math.round((spent.user + spent.system) / (figures.reqPerSec * seconds)) : undefined;
   return figures;
-}
-
-async function driveLoad(name: string, origin: string, requests: BenchRequest[], headers: Record<string, string>, conns: number): Promise<Figures> {
-  const config = { url: origin, connections: conns, duration: seconds, headers, requests: requests.map(requestTemplate) };
-  return { name, ...(await driveFromChild(config)) };
 }
 
 function driveFromChild(config: object): Promise<Omit<Figures, 'name'>> {
