@@ -24,6 +24,20 @@ export const storageMigrations: Record<string, Migration> = {
 /** LIKE pattern matching everything that starts with `prefix` (wildcards in the prefix escaped). */
 const likePrefix = (prefix: string) => prefix.replace(/[\\%_]/g, (m) => `\\${m}`) + '%';
 
+/**
+ * The least string above every string that starts with `prefix` in SQLite's BINARY order (UTF-8 bytes, which follow
+ * code points): the prefix with its last character's successor. Undefined when there is none to write (an empty or
+ * ill-formed prefix, a last character of U+10FFFF or just below the surrogates).
+ */
+export function prefixUpperBound(prefix: string): string | undefined {
+  // A lone surrogate is stored as U+FFFD: such a prefix does not say which bytes it stands for.
+  if (prefix === '' || Buffer.from(prefix, 'utf8').toString('utf8') !== prefix) return undefined;
+  const chars = Array.from(prefix);
+  const next = chars.pop()!.codePointAt(0)! + 1;
+  if (next > 0x10ffff || (next >= 0xd800 && next <= 0xdfff)) return undefined;
+  return chars.join('') + String.fromCodePoint(next);
+}
+
 /** The default budget of the value cache (`services.secrets.storageCacheBudget`). */
 export const DEFAULT_STORAGE_CACHE_BUDGET: CacheBudget = { entries: 20_000, bytes: 64 * 1024 * 1024 };
 
@@ -129,12 +143,17 @@ export class PhysicalStorage {
     return Number(r.numAffectedRows ?? 0) === 1;
   }
 
-  /** Every stored path starting with `prefix`. */
+  /**
+   * Every stored path starting with `prefix`. On SQLite a range of the primary key, so a listing reads only its own
+   * rows (LIKE, case-insensitive there, cannot use the key and read the whole table); PostgreSQL orders text by its
+   * collation, not by bytes, so it keeps LIKE.
+   */
   async keys(prefix: string): Promise<string[]> {
+    const upper = this.#database.dialect === 'sqlite' ? prefixUpperBound(prefix) : undefined;
     const rows = await this.#db
       .selectFrom(ENTRIES_TABLE)
       .select('path')
-      .where(sql<boolean>`path like ${likePrefix(prefix)} escape '\\'`)
+      .where((eb) => (upper === undefined ? sql<boolean>`path like ${likePrefix(prefix)} escape '\\'` : eb.and([eb('path', '>=', prefix), eb('path', '<', upper)])))
       .execute();
     return rows.map((r) => r.path as string).filter((p) => p.startsWith(prefix));
   }
