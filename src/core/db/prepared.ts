@@ -18,3 +18,23 @@ export function prepared<R>(template: () => Compilable<R>): PreparedQuery<R> {
     return db.executeQuery({ ...compiled, parameters } as CompiledQuery<R>);
   };
 }
+
+export type PreparedInsert = (db: Kysely<any>, row: Record<string, unknown>) => Promise<QueryResult<unknown>>;
+
+/**
+ * A one-row insert into `table` compiled once (at first use, on `template()`'s dialect), for write paths that run on
+ * every request: each run binds `row`'s values of `columns` (every one must be present; null for none), and with
+ * `ignoreConflictOn` a row whose key is taken is skipped.
+ */
+export function preparedInsert(template: () => Kysely<any>, table: string, columns: readonly string[], ignoreConflictOn?: readonly string[]): PreparedInsert {
+  const query = prepared(() => {
+    const insert = template()
+      .insertInto(table)
+      .values(Object.fromEntries(columns.map((c) => [c, null])));
+    return ignoreConflictOn ? insert.onConflict((oc) => oc.columns([...ignoreConflictOn]).doNothing()) : insert;
+  });
+  return (db, row) => {
+    for (const c of columns) if (row[c] === undefined) throw new Error(`insert into ${table}: no value for ${c}`);
+    return query(db, ...columns.map((c) => row[c]));
+  };
+}

@@ -1,7 +1,7 @@
 // Queries of the error reporting tables. Routes and the read model call these; no SQL lives anywhere else.
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../core/db/index.ts';
-import { prepared } from '../../core/db/prepared.ts';
+import { prepared, preparedInsert } from '../../core/db/prepared.ts';
 import { defaultLogBucket, type LogBucketSettings } from './domain/log-bucket.ts';
 import type { BucketPlan, ServiceFilter, TimeRange } from './domain/query.ts';
 import type { AcceptedEvent, ErrorContext } from './domain/report.ts';
@@ -90,53 +90,64 @@ export class ErrorStore {
   async record(projectId: string, event: AcceptedEvent, analysed: boolean, now: number): Promise<void> {
     const context = event.context ? JSON.stringify(event.context) : null;
     await this.#database.write(async (tx) => {
-      await tx
-        .insertInto('errorreporting_log')
-        .values({
-          project_id: projectId,
-          received_at: now,
-          event_time: event.eventTime,
-          service: event.service,
-          version: event.version ?? null,
-          message: event.message,
-          context,
-          analysed: analysed ? 1 : 0,
-          group_id: analysed ? event.groupId : null,
-        })
-        .execute();
+      await this.#insertLog(tx, {
+        project_id: projectId,
+        received_at: now,
+        event_time: event.eventTime,
+        service: event.service,
+        version: event.version ?? null,
+        message: event.message,
+        context,
+        analysed: analysed ? 1 : 0,
+        group_id: analysed ? event.groupId : null,
+      });
       if (!analysed) return;
-      await tx
-        .insertInto('errorreporting_groups')
-        .values({
-          project_id: projectId,
-          group_id: event.groupId,
-          service: event.service,
-          exception_type: event.exceptionType,
-          resolution_status: 'OPEN',
-          tracking_issues: '[]',
-          created_at: now,
-          updated_at: now,
-        })
-        .onConflict((oc) => oc.columns(['project_id', 'group_id']).doNothing())
-        .execute();
-      await tx
-        .insertInto('errorreporting_events')
-        .values({
-          project_id: projectId,
-          group_id: event.groupId,
-          event_time: event.eventTimeMs,
-          event_time_text: event.eventTime,
-          received_at: now,
-          service: event.service,
-          version: event.version ?? '',
-          // Users are told apart by the reported user, else by the remote address of the HTTP request.
-          user_name: event.context?.user || event.context?.httpRequest?.remoteIp || null,
-          message: event.message,
-          context,
-        })
-        .execute();
+      await this.#insertGroup(tx, {
+        project_id: projectId,
+        group_id: event.groupId,
+        service: event.service,
+        exception_type: event.exceptionType,
+        resolution_status: 'OPEN',
+        tracking_issues: '[]',
+        created_at: now,
+        updated_at: now,
+      });
+      await this.#insertEvent(tx, {
+        project_id: projectId,
+        group_id: event.groupId,
+        event_time: event.eventTimeMs,
+        event_time_text: event.eventTime,
+        received_at: now,
+        service: event.service,
+        version: event.version ?? '',
+        // Users are told apart by the reported user, else by the remote address of the HTTP request.
+        user_name: event.context?.user || event.context?.httpRequest?.remoteIp || null,
+        message: event.message,
+        context,
+      });
     });
   }
+
+  // The inserts of every reported event: compiled once.
+  readonly #insertLog = preparedInsert(() => this.#db, 'errorreporting_log', ['project_id', 'received_at', 'event_time', 'service', 'version', 'message', 'context', 'analysed', 'group_id']);
+  readonly #insertGroup = preparedInsert(
+    () => this.#db,
+    'errorreporting_groups',
+    ['project_id', 'group_id', 'service', 'exception_type', 'resolution_status', 'tracking_issues', 'created_at', 'updated_at'],
+    ['project_id', 'group_id'],
+  );
+  readonly #insertEvent = preparedInsert(() => this.#db, 'errorreporting_events', [
+    'project_id',
+    'group_id',
+    'event_time',
+    'event_time_text',
+    'received_at',
+    'service',
+    'version',
+    'user_name',
+    'message',
+    'context',
+  ]);
 
   async log(projectId: string, limit: number): Promise<LogEntry[]> {
     const rows = await this.#db.selectFrom('errorreporting_log').selectAll().where('project_id', '=', projectId).orderBy('id', 'desc').limit(limit).execute();
