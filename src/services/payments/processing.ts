@@ -169,7 +169,7 @@ export class Processor {
         if (!free) return { AuthResponse: rejection(merchant, input, currency, 'T001', 'Duplicate transaction', now, licenceKey, options.requestId) };
       }
       const tx: Tx = { ...decided, transno: await new MerchantStore(trx).nextTransno(merchant.merchantid) };
-      await new TransactionStore(trx).insert(tx);
+      await d.transactions.insert(tx, trx);
       if (tx.trans_status !== 'H') return { AuthResponse: authResponse(tx, licenceKey, options.requestId) };
       const creq: CReq = { threeDSServerTransID: tx.threeds_id!, acsTransID: tx.threeds!.acsTransId, messageType: 'CReq', messageVersion: MESSAGE_VERSION, challengeWindowSize: '05' };
       return {

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { PaymentSource } from '../contract.ts';
 import type { AcquirerOutcome } from '../domain/sandbox.ts';
 import type { TransStatus, TransType } from '../domain/transaction-states.ts';
+import { preparedInsert } from '../../../core/db/prepared.ts';
 import { expiringSlotClaim, type SlotClaim } from './slots.ts';
 
 /** Card facts kept with a transaction: never the number itself. */
@@ -65,15 +66,48 @@ export interface Tx {
 
 export type TxOrder = 'trans_no' | 'date_when' | 'amount';
 
+/** The table's columns: one for each field of a Tx (the type checks that none is missing). */
+const TX_COLUMNS = Object.keys({
+  id: true,
+  merchantid: true,
+  transno: true,
+  identifier: true,
+  source: true,
+  trans_type: true,
+  trans_status: true,
+  amount: true,
+  original_amount: true,
+  refunded: true,
+  currency: true,
+  maskedpan: true,
+  card: true,
+  authcode: true,
+  result: true,
+  result_code: true,
+  result_message: true,
+  checks: true,
+  trans_info: true,
+  batch_no: true,
+  refund_ref: true,
+  threeds_id: true,
+  threeds: true,
+  created_at: true,
+  updated_at: true,
+} satisfies Record<keyof Tx, true>);
+
 export class TransactionStore {
   readonly #db: Kysely<any>;
   constructor(db: Kysely<any>) {
     this.#db = db;
   }
 
-  async insert(tx: Tx): Promise<void> {
-    await this.#db.insertInto('payments_transactions').values(toRow(tx)).execute();
+  /** Stores a new transaction, on `db` (a unit of work's transaction) when given. */
+  async insert(tx: Tx, db: Kysely<any> = this.#db): Promise<void> {
+    await this.#insert(db, toRow(tx));
   }
+
+  // Every authorisation, charge and refund writes one: compiled once.
+  readonly #insert = preparedInsert(() => this.#db, 'payments_transactions', TX_COLUMNS);
 
   async byTransno(merchantid: number, transno: number): Promise<Tx | undefined> {
     const row = await this.#db.selectFrom('payments_transactions').selectAll().where('merchantid', '=', merchantid).where('transno', '=', transno).executeTakeFirst();
