@@ -58,8 +58,7 @@ export function tokenBackend(access: Access, ctx: BackendContext): Backend {
   async function lookupBy(req: LogicalRequest, token: string): Promise<LogicalResponse> {
     if (!token) throw badRequest('missing token ID');
     // The caller's own token as its authorisation left it: counted in, it is answered even if its last use is spent.
-    const self = token === req.clientToken ? (req.auth?.entry ?? (await caller(req))) : undefined;
-    const entry = self ?? (await access.tokens.lookup(token));
+    const entry = token === req.clientToken ? (req.auth?.entry ?? (await caller(req))) : await access.tokens.lookup(token);
     if (!entry) throw new SecretsError(403, 'bad token');
     return { data: lookupData(entry, token, now(), await namespacePath(entry)) };
   }
