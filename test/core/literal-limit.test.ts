@@ -2,36 +2,26 @@
 // again on every run); the rows each database answers are the same either way, with offsets and other parameters
 // still bound in order.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { sql } from 'kysely';
-import type { Database } from '../../src/core/db/index.ts';
 import { DATABASES } from '../helpers/runtime.ts';
-import { testDatabase, type TestDatabase } from '../helpers/database.ts';
+import { suiteDatabase } from '../helpers/database.ts';
 
 for (const kind of DATABASES) {
   describe(`limits (${kind})`, () => {
-    let tdb: TestDatabase;
-    let db: Database;
-
-    before(async () => {
-      tdb = testDatabase(kind);
-      db = await tdb.open();
+    const suite = suiteDatabase(kind, async (db) => {
       await sql`create table ll_items (id integer primary key, v text not null)`.execute(db.kysely);
       await db.kysely.insertInto('ll_items').values([1, 2, 3, 4, 5, 6].map((id) => ({ id, v: id % 2 ? 'odd' : 'even' }))).execute();
     });
-    after(async () => {
-      await db.close();
-      await tdb.dispose();
-    });
 
     const page = (v: string, limit: number, offset: number) =>
-      db.kysely.selectFrom('ll_items').select('id').where('v', '=', v).orderBy('id').limit(limit).offset(offset);
+      suite.db.kysely.selectFrom('ll_items').select('id').where('v', '=', v).orderBy('id').limit(limit).offset(offset);
 
     it('answers the same page with the limit written or bound', async () => {
       assert.deepEqual((await page('odd', 2, 1).execute()).map((r) => Number(r.id)), [3, 5]);
       assert.deepEqual((await page('even', 1, 0).execute()).map((r) => Number(r.id)), [2]);
       assert.deepEqual((await page('even', 5, 2).execute()).map((r) => Number(r.id)), [6]);
-      assert.deepEqual((await db.kysely.selectFrom('ll_items').select('id').orderBy('id').limit(BigInt(2)).execute()).map((r) => Number(r.id)), [1, 2]);
+      assert.deepEqual((await suite.db.kysely.selectFrom('ll_items').select('id').orderBy('id').limit(BigInt(2)).execute()).map((r) => Number(r.id)), [1, 2]);
     });
 
     it(kind === 'sqlite' ? 'writes an integer limit into the SQL and binds the rest in order' : 'binds the limit as a parameter', () => {
@@ -46,7 +36,7 @@ for (const kind of DATABASES) {
     });
 
     it('keeps a limit that is not a plain integer bound', async () => {
-      const expression = db.kysely.selectFrom('ll_items').select('id').orderBy('id').limit(sql<number>`cast(${1} as integer) + cast(${1} as integer)`);
+      const expression = suite.db.kysely.selectFrom('ll_items').select('id').orderBy('id').limit(sql<number>`cast(${1} as integer) + cast(${1} as integer)`);
       assert.equal(expression.compile().parameters.length, 2);
       assert.deepEqual((await expression.execute()).map((r) => Number(r.id)), [1, 2]);
     });

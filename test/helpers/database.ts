@@ -1,6 +1,7 @@
 // A bare migrated core database for unit tests of core machinery (no listeners).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { after, before } from 'node:test';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../src/core/db/index.ts';
@@ -38,6 +39,30 @@ export function testDatabase(kind: 'sqlite' | 'postgres'): TestDatabase {
         await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
         await client.end();
       }
+    },
+  };
+}
+
+/**
+ * For a describe block: a fresh database of `kind`, opened (and given to `prepare`) before its tests, closed and
+ * removed after them. Tests read `.db`.
+ */
+export function suiteDatabase(kind: 'sqlite' | 'postgres', prepare?: (db: Database) => Promise<void>): { readonly db: Database } {
+  let tdb: TestDatabase | undefined;
+  let db: Database | undefined;
+  before(async () => {
+    tdb = testDatabase(kind);
+    db = await tdb.open();
+    await prepare?.(db);
+  });
+  after(async () => {
+    await db?.close();
+    await tdb?.dispose();
+  });
+  return {
+    get db() {
+      if (!db) throw new Error('the suite database is opened before the tests run');
+      return db;
     },
   };
 }

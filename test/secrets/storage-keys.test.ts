@@ -2,13 +2,12 @@
 // the prefix holds (LIKE wildcards, case, characters of every UTF-8 length). On SQLite the listing is a range of the
 // primary key (`prefixUpperBound`), so it reads only its own rows.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../src/core/db/index.ts';
 import { ENTRIES_TABLE, PhysicalStorage, prefixUpperBound, storageMigrations } from '../../src/services/secrets/storage/physical.ts';
 import { DATABASES } from '../helpers/runtime.ts';
-import { testDatabase, type TestDatabase } from '../helpers/database.ts';
+import { suiteDatabase } from '../helpers/database.ts';
 
 // Characters that sort next to each other or mean something to LIKE, of one to four UTF-8 bytes.
 const ALPHABET = ['a', 'b', 'B', '/', '%', '_', '\\', '\u007f', '\u0080', '\u00ff', '\u07ff', '\u0800', '\uffff', '\u{10000}', '\u{1f600}'];
@@ -31,26 +30,17 @@ describe('prefix upper bound', () => {
 
 for (const kind of DATABASES) {
   describe(`stored paths by prefix (${kind})`, () => {
-    let tdb: TestDatabase;
-    let db: Database;
     let storage: PhysicalStorage;
-
-    before(async () => {
-      tdb = testDatabase(kind);
-      db = await tdb.open();
+    const suite = suiteDatabase(kind, async (db) => {
       for (const m of Object.values(storageMigrations)) await m.up(db.kysely as Kysely<any>);
       storage = new PhysicalStorage(db);
-    });
-    after(async () => {
-      await db.close();
-      await tdb.dispose();
     });
 
     it('lists exactly the paths that start with the prefix', async () => {
       const text = fc.array(fc.constantFrom(...ALPHABET), { maxLength: 5 }).map((chars) => chars.join(''));
       await fc.assert(
         fc.asyncProperty(fc.uniqueArray(text, { minLength: 1, maxLength: 25 }), text, async (paths, prefix) => {
-          await db.kysely.deleteFrom(ENTRIES_TABLE).execute();
+          await suite.db.kysely.deleteFrom(ENTRIES_TABLE).execute();
           for (const path of paths) await storage.put(path, Buffer.from('v'));
           const expected = paths.filter((p) => p.startsWith(prefix)).sort();
           assert.deepEqual((await storage.keys(prefix)).sort(), expected);
