@@ -2,6 +2,7 @@
 // responses, `prettyPrint`, and the error envelope for every failure (including the framework's own).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isApiError, isUnstorableText, frameworkStatus } from '../errors.ts';
+import { isMediaType } from '../http/media-type.ts';
 import { GoogleError, googleErrorBody, type GoogleErrorDetail } from './errors.ts';
 import { FieldsSyntaxError, applyFields, parseFields, type Selection } from './fields.ts';
 
@@ -72,9 +73,9 @@ export function installGoogleFamily(app: FastifyInstance, options: GoogleFamilyO
       reply.code(err.status).send(googleErrorBody(err.status, err.message, err.details as GoogleErrorDetail, domain));
       return;
     }
-    const status = frameworkStatus(err);
+    const status = unreadableType(err, req) ? 400 : frameworkStatus(err);
     if (status !== undefined) {
-      const message = status === 413 ? 'Request payload size exceeds the limit.' : frameworkMessage(err);
+      const message = status === 413 ? 'Request payload size exceeds the limit.' : frameworkMessage(err, req);
       reply.code(status).send(googleErrorBody(status, message, { reason: status === 400 ? 'parseError' : undefined }, domain));
       return;
     }
@@ -83,12 +84,20 @@ export function installGoogleFamily(app: FastifyInstance, options: GoogleFamilyO
   });
 }
 
-function frameworkMessage(err: FastifyError): string {
+/** A body whose Content-Type is no media type at all: a malformed request (400), not an unsupported type (415). */
+function unreadableType(err: FastifyError, req: FastifyRequest): boolean {
+  return err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && !isMediaType(String(req.headers['content-type'] ?? ''));
+}
+
+function frameworkMessage(err: FastifyError, req: FastifyRequest): string {
   if (isUnstorableText(err)) return 'Invalid value: text may not contain the NUL character or invalid UTF-8.';
   if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError || /JSON/.test(err.message)) {
     return `Invalid JSON payload received. ${err.message}`;
   }
-  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return `Unsupported content type: ${err.message.replace(/^Unsupported Media Type:?\s*/, '')}`;
+  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    const declared = String(req.headers['content-type'] ?? '');
+    return isMediaType(declared) ? `Unsupported content type: ${declared}` : `Invalid Content-Type header: ${declared}`;
+  }
   return err.message;
 }
 

@@ -21,6 +21,7 @@ export interface ListenerOptions {
 }
 
 export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
+const MAX_PARAM_LENGTH = 64 * 1024;
 
 /**
  * Socket limits: a request's headers must arrive within HEADERS_MS of the connection (or of the previous answer on a
@@ -66,7 +67,9 @@ export function createListener(options: ListenerOptions): FastifyInstance {
     // a silent socket from outliving its limit by the default 30 s sweep interval.
     http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(limits.headersTimeoutMs / 2))) },
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: 2048 },
+    // Above any URL Node accepts (its header limit): the router would answer an over-long parameter 414, where each API
+    // answers an unknown id its own way.
+    routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: MAX_PARAM_LENGTH },
     // A schema's `additionalProperties: false` must reject unknown fields, not silently drop them.
     ajv: { customOptions: { removeAdditional: false } },
     // Errors raised before routing (an undecodable URL) go to the error handler the family installed, so they

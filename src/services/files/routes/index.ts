@@ -1,6 +1,7 @@
 // Every route of the file storage. Uploads live in their own scope, where any body arrives as raw bytes.
 import type { FastifyInstance } from 'fastify';
 import type { FilesService } from '../service.ts';
+import { parseEveryType } from '../../../core/http/empty-body.ts';
 import { downloadRoutes, uploadRoutes } from './content.ts';
 import { changeRoutes } from './changes.ts';
 import { commentRoutes } from './comments.ts';
@@ -28,7 +29,7 @@ export function registerRoutes(app: FastifyInstance, svc: FilesService): void {
   extraRoutes(app, svc);
   void app.register(async (uploads) => {
     uploads.removeAllContentTypeParsers();
-    uploads.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: svc.settings.maxUploadBytes + UPLOAD_OVERHEAD }, (_req, body, done) => done(null, body));
+    parseEveryType(uploads, svc.settings.maxUploadBytes + UPLOAD_OVERHEAD);
     uploadRoutes(uploads, svc);
   });
 }

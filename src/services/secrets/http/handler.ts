@@ -2,6 +2,7 @@
 // the request-header rule, CORS, Vault's response headers, and framework errors in Vault's error format.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { nameCaller } from '../../../core/http/caller-name.ts';
+import { parseEveryType } from '../../../core/http/empty-body.ts';
 import { SecretsError } from '../contract.ts';
 import { applyCors, type CorsSettings } from './cors.ts';
 import { renderError, type Rendered } from './envelope.ts';
@@ -28,7 +29,7 @@ function send(reply: FastifyReply, rendered: Rendered, extra: Record<string, str
 
 export function installSecretsHttp(app: FastifyInstance, options: HandlerOptions): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.bodyLimit }, (_req, body, done) => done(null, body));
+  parseEveryType(app, options.bodyLimit);
 
   app.setErrorHandler((err: any, req, reply) => {
     if (err instanceof SecretsError) return send(reply, renderError(String(req.id), err, ''), {});
