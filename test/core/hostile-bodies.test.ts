@@ -129,6 +129,20 @@ for (const database of DATABASES) {
       assert.equal(upload.body.mimeType, 'image/png', 'the empty file keeps its declared type');
     });
 
+    it('a Content-Type that is no media type is a 400 naming it; a well-formed one no operation reads is a 415 naming it, and neither writes', async () => {
+      const headers = (type: string) => ({ 'content-type': type, authorization: `Bearer ${DEV_TOKEN}` });
+      const insert = (type: string) => call(`${t.url('calendar')}/calendar/v3/calendars`, { method: 'POST', raw: '{"summary":"typed"}', headers: headers(type) });
+      const before = await call(`${t.url('calendar')}/calendar/v3/users/me/calendarList`, { headers: headers('application/json') });
+      const malformed = await insert('not/a/mime');
+      assert.equal(malformed.status, 400, malformed.text);
+      assert.equal(malformed.body.error.message, 'Invalid Content-Type header: not/a/mime');
+      const unsupported = await insert('text/csv; charset=utf-8');
+      assert.equal(unsupported.status, 415, unsupported.text);
+      assert.equal(unsupported.body.error.message, 'Unsupported content type: text/csv; charset=utf-8');
+      const after = await call(`${t.url('calendar')}/calendar/v3/users/me/calendarList`, { headers: headers('application/json') });
+      assert.deepEqual(after.body.items.map((c: { id: string }) => c.id), before.body.items.map((c: { id: string }) => c.id));
+    });
+
     it('Google-style listeners accept an empty body sent as application/json on operations that take none', async () => {
       const headers = { ...JSON_TYPE, authorization: `Bearer ${DEV_TOKEN}` };
       const cases: Array<[string, string]> = [
