@@ -35,7 +35,12 @@ describe('checkWire', () => {
   });
 
   it('refuses unknown names and values of the wrong type anywhere', () => {
-    fc.assert(fc.property(fc.string({ minLength: 1 }).filter((k) => !(k in WIRE_TYPES.Product) && k !== '__proto__'), (name) => status400(() => checkWire({ [name]: 'x' }, 'Product', 'product'))));
+    fc.assert(fc.property(fc.string({ minLength: 1 }).filter((k) => !Object.hasOwn(WIRE_TYPES.Product, k)), (name) => status400(() => checkWire({ [name]: 'x' }, 'Product', 'product'))));
+    // Names every object inherits are unknown fields too, at any depth (a fuzzed `valueOf` once answered 500).
+    for (const name of ['valueOf', 'constructor', 'toString', 'hasOwnProperty', '__proto__']) {
+      assert.ok(status400(() => checkWire(JSON.parse(`{"${name}": 1}`), 'Product', 'product')), name);
+      assert.ok(status400(() => checkWire(JSON.parse(`{"customAttributes": [{"${name}": 1}]}`), 'LocalInventory', 'localInventory')), `nested ${name}`);
+    }
     fc.assert(fc.property(fc.oneof(fc.boolean(), fc.object(), fc.array(fc.string())), (value) => status400(() => checkWire({ title: value }, 'Product', 'product'))));
     assert.ok(status400(() => checkWire({ price: { value: 5.5 } }, 'Product', 'product')));
     assert.ok(status400(() => checkWire({ shipping: [{ price: { bogus: '1' } }] }, 'Product', 'product')));

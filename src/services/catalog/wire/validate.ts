@@ -26,7 +26,8 @@ function checkMessage(value: unknown, type: string, path: string): Record<string
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalidValue(path, type, value);
   const out: Record<string, unknown> = {};
   for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
-    const code = fields[name];
+    // Own names only: a body naming `valueOf` or `constructor` must not find Object.prototype's.
+    const code = Object.hasOwn(fields, name) ? fields[name] : undefined;
     if (code === undefined) throw invalidPayload(`Unknown name "${name}" at '${path}': Cannot find field.`);
     if (v === null || v === undefined) continue;
     out[name] = checkField(v, code, `${path}.${name}`, INT64_FIELD.test(name));
