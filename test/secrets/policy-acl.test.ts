@@ -25,7 +25,7 @@ describe('policy parser', () => {
     assert.equal(rules.length, 3);
     assert.deepEqual(rules[0], { pattern: 'secret/data/*', capabilities: ['read', 'list'] });
     assert.deepEqual(rules[2].capabilities, ['create', 'read', 'update', 'delete', 'list']);
-    assert.deepEqual(rules[2].allowedParameters, { foo: [], '*': ['a'] });
+    assert.deepEqual({ ...rules[2].allowedParameters }, { foo: [], '*': ['a'] }); // a prototype-free map: compare its entries
     assert.deepEqual(rules[2].requiredParameters, ['foo']);
     assert.equal(rules[2].minWrappingTtl, 60);
     assert.equal(rules[2].maxWrappingTtl, 3600);

@@ -1,5 +1,6 @@
 // Renders logical responses and errors the way Vault does: the envelope with nulls where Vault has nulls, 204 with
 // no body when there is nothing to say, bare objects for the raw sys endpoints, `{"errors":[...]}` for >= 400.
+import { dictionary } from '../../../core/own.ts';
 import type { LogicalResponse, SecretsError } from '../contract.ts';
 
 export interface Rendered {
@@ -9,7 +10,8 @@ export interface Rendered {
 }
 
 export function envelope(requestId: string, res: LogicalResponse, mountType: string): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+  // top-level data copies names a request chose (sys/capabilities paths): `__proto__` must land as a key
+  const body = Object.assign(dictionary<unknown>(), {
     request_id: requestId,
     lease_id: res.leaseId ?? '',
     renewable: res.renewable ?? false,
@@ -19,9 +21,9 @@ export function envelope(requestId: string, res: LogicalResponse, mountType: str
     warnings: res.warnings?.length ? res.warnings : null,
     auth: res.auth ?? null,
     mount_type: mountType,
-  };
+  });
   if (res.topLevelData && res.data) {
-    for (const [k, v] of Object.entries(res.data)) if (!(k in body)) body[k] = v;
+    for (const [k, v] of Object.entries(res.data)) if (!Object.hasOwn(body, k)) body[k] = v;
   }
   return body;
 }

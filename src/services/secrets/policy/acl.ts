@@ -2,6 +2,7 @@
 // The rule of the single highest-priority matching pattern applies; rules for the same pattern in several policies
 // are merged (capabilities united, deny sticky).
 import { isDeepStrictEqual } from 'node:util';
+import { dictionary, own } from '../../../core/own.ts';
 import { comparePriority, compilePattern, patternMatches, type PathPattern } from './path-pattern.ts';
 import { CAPABILITIES, ROOT_POLICY, type Capability, type ParameterMap, type PathRule, type Policy } from './policy.ts';
 
@@ -152,9 +153,9 @@ function mergeRule(into: MergedRule, rule: PathRule): MergedRule {
 function mergeParameters(a?: ParameterMap, b?: ParameterMap): ParameterMap | undefined {
   if (!a) return b;
   if (!b) return a;
-  const out: ParameterMap = { ...a };
+  const out: ParameterMap = Object.assign(dictionary<unknown[]>(), a);
   for (const [key, values] of Object.entries(b)) {
-    const have = out[key];
+    const have = own(out, key);
     out[key] = have === undefined ? values : have.length === 0 || values.length === 0 ? [] : [...have, ...values];
   }
   return out;
@@ -166,18 +167,18 @@ function parametersAllowed(rule: MergedRule, data: Record<string, unknown>): boo
   if (lowered.size === 0) return true;
   const denied = rule.deniedParameters;
   if (denied && Object.keys(denied).length > 0) {
-    if ('*' in denied) return false;
+    if (Object.hasOwn(denied, '*')) return false;
     for (const [name, value] of lowered) {
-      const list = denied[name];
+      const list = own(denied, name);
       if (list && valueInList(value, list)) return false;
     }
   }
   const allowed = rule.allowedParameters;
   if (!allowed || Object.keys(allowed).length === 0) return true;
-  const allowAll = '*' in allowed;
+  const allowAll = Object.hasOwn(allowed, '*');
   if (allowAll && Object.keys(allowed).length === 1) return true;
   for (const [name, value] of lowered) {
-    const list = allowed[name];
+    const list = own(allowed, name);
     if (list === undefined) {
       if (!allowAll) return false;
     } else if (!valueInList(value, list)) return false;

@@ -1,4 +1,5 @@
 // sys/capabilities-self, sys/capabilities (any token) and sys/capabilities-accessor: what a token may do on paths.
+import { dictionary } from '../../../core/own.ts';
 import { badRequest, type LogicalRequest, type LogicalResponse, type SystemRoute } from '../contract.ts';
 import type { Access } from '../auth/access.ts';
 import { stringField, stringListField } from '../auth/fields.ts';
@@ -6,7 +7,7 @@ import { stringField, stringListField } from '../auth/fields.ts';
 async function answer(access: Access, req: LogicalRequest, token: string): Promise<LogicalResponse> {
   const paths = stringListField(req.data, 'paths') ?? stringListField(req.data, 'path') ?? [];
   if (paths.length === 0) throw badRequest("missing required 'paths' parameter");
-  const data: Record<string, unknown> = {};
+  const data = dictionary<unknown>();
   for (const path of paths) data[path] = await access.capabilities(token, req.namespace, path);
   if (paths.length === 1) data.capabilities = data[paths[0]];
   return { data, topLevelData: true };
@@ -39,7 +40,7 @@ export function capabilitiesRoutes(access: () => Access): SystemRoute[] {
         if (!accessor) throw badRequest("missing required 'accessor' parameter");
         const entry = await access().tokens.lookupByAccessor(accessor);
         if (!entry) throw badRequest('invalid accessor');
-        const data: Record<string, unknown> = {};
+        const data = dictionary<unknown>();
         const paths = stringListField(req.data, 'paths') ?? stringListField(req.data, 'path') ?? [];
         if (paths.length === 0) throw badRequest("missing required 'paths' parameter");
         const ns = (await access().core.namespaceById(entry.namespaceId)) ?? req.namespace;

@@ -1,6 +1,7 @@
 // Parses an ACL policy written in HCL or JSON into its normalised rules. HCL goes through a real HCL parser
 // (@cdktf/hcl2json); JSON documents are read directly. Every error is a PolicyParseError whose message the sys
 // routes answer with `failed to parse policy: <message>`.
+import { dictionary, own } from '../../../core/own.ts';
 import { parseDurationSeconds } from '../http/fields.ts';
 import { CAPABILITIES, LEGACY_POLICY_CAPABILITIES, type Capability, type ParameterMap, type PathRule } from './policy.ts';
 
@@ -69,7 +70,7 @@ function ruleOf(rawPattern: string, block: unknown): PathRule {
   if (pattern.includes('+*')) throw new PolicyParseError(`path "${rawPattern}": invalid use of wildcards ('+*' is forbidden)`);
   const capabilities = new Set<Capability>();
   if (block.policy !== undefined) {
-    const legacy = typeof block.policy === 'string' ? LEGACY_POLICY_CAPABILITIES[block.policy] : undefined;
+    const legacy = typeof block.policy === 'string' ? own(LEGACY_POLICY_CAPABILITIES, block.policy) : undefined;
     if (!legacy) throw new PolicyParseError(`path "${rawPattern}": invalid policy "${String(block.policy)}"`);
     legacy.forEach((c) => capabilities.add(c));
   }
@@ -116,7 +117,8 @@ function parameterMap(rawPattern: string, key: string, value: unknown): Paramete
   // HCL may give a one-element list of maps for `key = { ... }` written as a block
   const map = Array.isArray(value) && value.length === 1 && isObject(value[0]) ? value[0] : value;
   if (!isObject(map)) throw new PolicyParseError(`path "${rawPattern}": ${key} must be a map`);
-  const out: ParameterMap = {};
+  // parameter names are the policy author's: `__proto__` must stay an entry, not become the map's prototype
+  const out: ParameterMap = dictionary();
   for (const [name, values] of Object.entries(map)) {
     if (!Array.isArray(values)) throw new PolicyParseError(`path "${rawPattern}": ${key}.${name} must be a list`);
     out[name.toLowerCase()] = values;

@@ -1,5 +1,6 @@
 // sys/tools/random and sys/tools/hash: random bytes and digests, as Vault's built-in tools answer them.
 import { createHash, randomBytes } from 'node:crypto';
+import { own } from '../../../core/own.ts';
 import { badRequest } from '../contract.ts';
 import { parseInteger } from '../http/fields.ts';
 import type { CoreRoute } from './route.ts';
@@ -29,7 +30,7 @@ export function toolsRoutes(): CoreRoute[] {
       operations: ['update'],
       async handle(req, m) {
         const algorithm = String(m[1] ?? req.data.algorithm ?? 'sha2-256');
-        const digest = HASHES[algorithm];
+        const digest = own(HASHES, algorithm);
         if (!digest) throw badRequest(`unsupported algorithm ${algorithm}`);
         if (typeof req.data.input !== 'string') throw badRequest('missing input');
         if (!/^[A-Za-z0-9+/]*={0,2}$/.test(req.data.input)) throw badRequest('unable to decode input as base64');
