@@ -232,6 +232,20 @@ for (const database of DATABASES) {
       assert.equal((await api(TOKENS.bidder, 'PUT', 'bidders/1000/filterSets/b1', {})).status, 404);
     });
 
+    it('finds no metrics collection named like an Object.prototype member', async () => {
+      const name = 'bidders/1000/filterSets/inherited';
+      assert.equal((await api(TOKENS.bidder, 'POST', 'bidders/1000/filterSets', { name, ...range })).status, 200);
+      assert.equal((await api(TOKENS.bidder, 'GET', `${name}/bidMetrics`)).status, 200);
+      for (const collection of ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty']) {
+        const path = `/v2beta1/${name}/${collection}`;
+        const res = await api(TOKENS.bidder, 'GET', `${name}/${collection}`);
+        assert.equal(res.status, 404, `${collection}: ${res.text}`);
+        const message = `The requested URL ${path} was not found on this server.`;
+        assert.deepEqual(res.body, { error: { code: 404, message, status: 'NOT_FOUND', errors: [{ domain: 'global', reason: 'notFound', message }] } });
+      }
+      await api(TOKENS.bidder, 'DELETE', name);
+    });
+
     it('paginates the list with pageSize and pageToken', async () => {
       const owner = 'bidders/1000/accounts/1000';
       for (const id of ['p1', 'p2', 'p3', 'p4']) {

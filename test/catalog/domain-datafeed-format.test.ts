@@ -86,6 +86,21 @@ describe('parseFeed: tab-separated', () => {
     assert.deepEqual(feed.products[0].product.customAttributes, [{ name: 'flavour', value: 'mint' }]);
   });
 
+  it('keeps columns named like Object.prototype members as custom attributes', () => {
+    const feed = parseFeed(tsv(['id', 'constructor', '__proto__', 'valueOf'], ['a', 'c', 'p', 'v']), US);
+    assert.deepEqual(feed.errors, []);
+    assert.deepEqual(feed.products[0].product.customAttributes, [
+      { name: 'constructor', value: 'c' },
+      { name: '__proto__', value: 'p' },
+      { name: 'valueof', value: 'v' },
+    ]);
+    assert.deepEqual(feed.warnings.map((w) => [w.code, w.attribute]), [
+      ['parse/unknown_attribute', 'constructor'],
+      ['parse/unknown_attribute', '__proto__'],
+      ['parse/unknown_attribute', 'valueof'],
+    ]);
+  });
+
   it('reports a feed without an id column or without lines', () => {
     assert.deepEqual(parseFeed('title\nA shoe', US).errors.map((e) => [e.lineNumber, e.code, e.message]), [
       [1, 'validation/missing_required', 'Missing column [id]'],
@@ -135,6 +150,26 @@ ${items}
     const feed = parseFeed(`<feed xmlns="http://www.w3.org/2005/Atom" xmlns:g="http://base.google.com/ns/1.0">
 <entry><g:id>a1</g:id><title>Hat</title><link href="https://shop.example/a1"/></entry></feed>`, { contentLanguage: 'en', feedLabel: 'WINTER', channel: 'local' });
     assert.deepEqual(feed.products.map((p) => [p.product.id, p.product.link, p.product.feedLabel]), [['local:en:WINTER:a1', 'https://shop.example/a1', 'WINTER']]);
+  });
+
+  it('keeps elements named like Object.prototype members as custom attributes', () => {
+    const feed = parseFeed(rss(`<item>
+  <g:id>a</g:id>
+  <g:constructor prototype="x">c</g:constructor>
+  <g:__proto__>p</g:__proto__>
+  <g:toString>t</g:toString>
+  <g:flavour><g:constructor>sweet</g:constructor><g:__proto__>mint</g:__proto__></g:flavour>
+  <g:shipping><g:country>DE</g:country><g:constructor>x</g:constructor><g:price>4.95 EUR</g:price></g:shipping>
+</item>`), { contentLanguage: 'de', targetCountry: 'DE' });
+    assert.deepEqual(feed.errors, []);
+    const product = feed.products[0].product;
+    assert.deepEqual(product.customAttributes, [
+      { name: 'constructor', value: 'c' },
+      { name: '__proto__', value: 'p' },
+      { name: 'tostring', value: 't' },
+      { name: 'flavour', value: 'constructor=sweet __proto__=mint' },
+    ]);
+    assert.deepEqual(product.shipping, [{ country: 'DE', price: { value: '4.95', currency: 'EUR' } }]);
   });
 
   it('reports malformed XML and feeds without items', () => {

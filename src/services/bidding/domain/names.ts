@@ -1,5 +1,6 @@
 // Resource names of the bidding troubleshooting API: owners (`bidders/B`, `bidders/B/accounts/A`), filter sets
 // (`<owner>/filterSets/F`) and the metrics collections below a filter set.
+import { own } from '../../../core/own.ts';
 import { FILTER_SET_ID_PATTERN, ID_PATTERN } from './vocabulary.ts';
 
 export type Owner = { level: 'bidder'; bidderId: string } | { level: 'account'; bidderId: string; accountId: string };
@@ -58,7 +59,7 @@ export function parseTarget(segments: string[]): Target | undefined {
   const name = `${ownerName(owner)}/filterSets/${rest[1]}`;
   if (rest.length === 2) return { kind: 'filterSet', owner, name };
   const head = rest[2];
-  const collection = ALIASES[head] ?? (METRICS_COLLECTIONS as readonly string[]).find((c) => c === head);
+  const collection = own(ALIASES, head) ?? (METRICS_COLLECTIONS as readonly string[]).find((c) => c === head);
   if (collection === undefined) return undefined;
   if (rest.length === 3) return { kind: 'metrics', owner, name, collection: collection as MetricsCollection };
   if (collection === 'filteredBids' && rest.length === 5 && (rest[4] === 'creatives' || rest[4] === 'details')) {

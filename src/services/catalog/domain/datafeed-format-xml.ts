@@ -2,10 +2,26 @@
 // (http://base.google.com/ns/1.0). Grouped attributes (shipping, tax) come as sub-elements.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { MAX_XML_DEPTH, xmlTooDeep } from '../../../core/http/xml-body.ts';
+import { dictionary } from '../../../core/own.ts';
 import { normaliseAttributeName } from './datafeed-format-attributes.ts';
 import { feedIssue, type FeedReading, type RawEntry } from './datafeed-format-types.ts';
 
-const parser = new XMLParser({ removeNSPrefix: true, ignoreAttributes: false, parseTagValue: false, trimValues: true, processEntities: true });
+// The parser throws on an element or attribute named `constructor`, `__proto__` or `prototype` and renames
+// `toString` and the like; a feed may name an attribute so, so such names are marked while parsing and restored when
+// read. A NUL cannot occur in an XML name, so a marked name never collides with a real one.
+const MARK = '\u0000';
+const markReserved = (name: string): string => (name === 'prototype' || Object.hasOwn(Object.prototype, name) ? MARK + name : name);
+const elementName = (key: string): string => normaliseAttributeName(key.startsWith(MARK) ? key.slice(MARK.length) : key);
+
+const parser = new XMLParser({
+  removeNSPrefix: true,
+  ignoreAttributes: false,
+  parseTagValue: false,
+  trimValues: true,
+  processEntities: true,
+  transformTagName: markReserved,
+  transformAttributeName: markReserved,
+});
 
 type Node = string | { [key: string]: Node | Node[] };
 
@@ -21,16 +37,17 @@ function entriesOf(item: Record<string, Node | Node[]>): RawEntry[] {
   const entries: RawEntry[] = [];
   for (const [key, raw] of Object.entries(item)) {
     if (key.startsWith('@_') || key === '#text') continue;
-    const name = normaliseAttributeName(key);
+    const name = elementName(key);
     for (const node of Array.isArray(raw) ? raw : [raw]) {
       const value = textOf(node);
       if (value !== undefined) {
         entries.push({ name, value });
       } else if (typeof node === 'object') {
-        const parts: Record<string, string> = {};
+        // Keyed by the file's element names, which may be `__proto__`.
+        const parts = dictionary<string>();
         for (const [sub, child] of Object.entries(node)) {
           const childText = Array.isArray(child) ? undefined : textOf(child);
-          if (!sub.startsWith('@_') && childText !== undefined) parts[normaliseAttributeName(sub)] = childText;
+          if (!sub.startsWith('@_') && childText !== undefined) parts[elementName(sub)] = childText;
         }
         entries.push({ name, value: parts });
       }

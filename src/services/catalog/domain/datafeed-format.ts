@@ -2,6 +2,7 @@
 // attributes, an item whose values cannot be read is reported by line and left out, the others are returned.
 // Data-quality rules (title length, GTIN check digit, ...) are not checked here: they become product issues.
 import type { content_v2_1 } from 'googleapis';
+import { own } from '../../../core/own.ts';
 import { ATTRIBUTES, type RawValue } from './datafeed-format-attributes.ts';
 import { readTsv } from './datafeed-format-tsv.ts';
 import { feedIssue, type FeedIssue, type RawItem } from './datafeed-format-types.ts';
@@ -54,7 +55,8 @@ function buildProduct(item: RawItem, options: FeedOptions, issues: FeedIssue[], 
 
   for (const entry of item.entries) {
     if (typeof entry.value === 'string' && entry.value.trim() === '') continue;
-    const spec = ATTRIBUTES[entry.name];
+    // The name is the feed file's: `constructor` is an unknown attribute, not Object.prototype's.
+    const spec = own(ATTRIBUTES, entry.name);
     if (!spec) {
       custom.push({ name: entry.name, value: display(entry.value) });
       if (!unknownSeen.has(entry.name)) {

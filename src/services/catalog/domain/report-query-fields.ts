@@ -1,5 +1,6 @@
 // The fields each report table offers: their kind (a segment groups, a metric sums, a product attribute is read
 // from the product) and their value type, which decides the operators and literals a condition may use.
+import { own } from '../../../core/own.ts';
 
 export type TableName = 'product_performance_view' | 'product_view';
 export type FieldKind = 'segment' | 'metric' | 'attribute';
@@ -90,4 +91,5 @@ const TABLES: Record<string, TableName> = {
   productview: 'product_view',
 };
 
-export const tableNamed = (name: string): TableName | undefined => TABLES[name.toLowerCase().replace(/_/g, '')];
+/** The table a query's FROM names; undefined for any other name (`constructor` included). */
+export const tableNamed = (name: string): TableName | undefined => own(TABLES, name.toLowerCase().replace(/_/g, ''));

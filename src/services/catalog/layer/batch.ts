@@ -1,6 +1,7 @@
 // custombatch: one POST carrying entries, each run as the operation its `method` names, authorised on its own.
 // The answer is 200 with one entry per request entry; a failing entry carries `errors` and leaves the others intact.
 import { GoogleError } from '../../../core/google/index.ts';
+import { own } from '../../../core/own.ts';
 import type { Caller } from '../access.ts';
 import type { Catalog } from '../catalog.ts';
 import { checkWire } from '../wire/validate.ts';
@@ -45,21 +46,15 @@ export function batchOperation(spec: BatchSpec): Operation {
       const request = checkWire<{ entries?: Array<Record<string, unknown>> }>(call.body ?? {}, spec.wire, 'request');
       const entries = request.entries ?? [];
       if (entries.length > MAX_BATCH_ENTRIES) throw new GoogleError(400, `Too many entries in the batch: at most ${MAX_BATCH_ENTRIES}.`, { reason: 'invalid' });
-      entries.forEach((entry, i) => {
-        const method = entry.method;
-        if (typeof method !== 'string' || !spec.methods[method]) {
-          throw new GoogleError(400, `Invalid value at 'entries[${i}].method': ${JSON.stringify(method ?? '')}; expected one of ${Object.keys(spec.methods).join(', ')}.`, {
-            reason: 'invalid',
-          });
-        }
-      });
+      // Every entry's method is resolved before any runs: one unknown method refuses the whole batch.
+      const methods = entries.map((entry, i) => methodOf(spec, entry.method, i));
       const out: Array<Record<string, unknown>> = new Array(entries.length);
       const accessMemo = new Map<string, Promise<unknown>>();
       let next = 0;
       const worker = async () => {
         while (next < entries.length) {
           const i = next++;
-          out[i] = await runEntry(cat, spec, entries[i], call.caller, accessMemo);
+          out[i] = await runEntry(cat, spec, methods[i], entries[i], call.caller, accessMemo);
         }
       };
       await Promise.all(Array.from({ length: Math.min(CONCURRENCY, entries.length) }, worker));
@@ -71,8 +66,16 @@ export function batchOperation(spec: BatchSpec): Operation {
   };
 }
 
-async function runEntry(cat: Catalog, spec: BatchSpec, entry: Record<string, unknown>, caller: Caller, accessMemo: Map<string, Promise<unknown>>): Promise<Record<string, unknown>> {
-  const m = spec.methods[entry.method as string];
+/** The batch method an entry names; `constructor` and the like are not methods, though a plain object inherits them. */
+function methodOf(spec: BatchSpec, method: unknown, index: number): BatchMethod {
+  const found = typeof method === 'string' ? own(spec.methods, method) : undefined;
+  if (found) return found;
+  throw new GoogleError(400, `Invalid value at 'entries[${index}].method': ${JSON.stringify(method ?? '')}; expected one of ${Object.keys(spec.methods).join(', ')}.`, {
+    reason: 'invalid',
+  });
+}
+
+async function runEntry(cat: Catalog, spec: BatchSpec, m: BatchMethod, entry: Record<string, unknown>, caller: Caller, accessMemo: Map<string, Promise<unknown>>): Promise<Record<string, unknown>> {
   const answer: Record<string, unknown> = {};
   if (spec.entryKind) answer.kind = spec.entryKind;
   answer.batchId = entry.batchId;

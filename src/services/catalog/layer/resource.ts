@@ -2,6 +2,7 @@
 // custombatch when asked), stored in the generic (merchant, resource, id) table. Special behaviour goes in hooks.
 import type { Kysely } from 'kysely';
 import { GoogleError, notFound } from '../../../core/google/index.ts';
+import { own } from '../../../core/own.ts';
 import type { Catalog } from '../catalog.ts';
 import type { CatalogStore } from '../store.ts';
 import { randomNumericId } from '../ids.ts';
@@ -71,8 +72,9 @@ export interface ResourceSpec {
 
 const VERBS: Record<MethodName, Verb> = { insert: 'POST', create: 'POST', get: 'GET', list: 'GET', update: 'PUT', patch: 'PATCH', delete: 'DELETE' };
 
+/** The value at a dotted path, through own fields only: a path may come from a request's `updateMask`. */
 function valueAt(doc: Record<string, any>, path: string): unknown {
-  return path.split('.').reduce<any>((v, k) => (v === undefined || v === null ? undefined : v[k]), doc);
+  return path.split('.').reduce<any>((v, k) => (v !== null && typeof v === 'object' ? own(v, k) : undefined), doc);
 }
 
 export function checkLengths(doc: Record<string, any>, limits: Record<string, number> | undefined, root: string): void {
@@ -94,7 +96,7 @@ export function applyPatch(existing: Record<string, any>, patch: Record<string, 
     for (const raw of mask.split(',')) {
       const field = raw.trim();
       const top = field.split('.')[0];
-      if (!(top in allowed)) throw badRequest(`Invalid field in updateMask: ${JSON.stringify(field)} is not a field of ${root}.`);
+      if (!Object.hasOwn(allowed, top)) throw badRequest(`Invalid field in updateMask: ${JSON.stringify(field)} is not a field of ${root}.`);
       if (field.includes('.')) {
         const [head, ...rest] = field.split('.');
         const sub = { ...(merged[head] ?? {}) };

@@ -4,6 +4,7 @@
 // local inventory changes the product's status.
 import type { Kysely } from 'kysely';
 import { notFound } from '../../../core/google/index.ts';
+import { own } from '../../../core/own.ts';
 import type { Catalog } from '../catalog.ts';
 import { batchOperation } from '../layer/batch.ts';
 import type { Call, Operation, RequestShape } from '../layer/operation.ts';
@@ -144,7 +145,9 @@ function checkPosItem(doc: Record<string, any>, root: string): void {
 async function syncLocalInventory(cat: Catalog, store: CatalogStore, tx: Kysely<any>, merchantId: string, doc: Record<string, any>, quantity: number, now: number): Promise<void> {
   const productId = `local:${doc.contentLanguage}:${doc.targetCountry}:${doc.itemId}`;
   if (!(await store.product(merchantId, productId))) return;
-  const existing = (await store.resource(merchantId, 'localinventory', productId))?.doc.entries?.[doc.storeCode] ?? {};
+  const entries = (await store.resource(merchantId, 'localinventory', productId))?.doc.entries ?? {};
+  // Store codes are the merchant's: `constructor` is a store here, not an inherited member.
+  const existing = own(entries, String(doc.storeCode)) ?? {};
   const entry = { ...existing, storeCode: doc.storeCode, quantity, price: doc.price, availability: quantity > 0 ? 'in stock' : 'out of stock' };
   await mergeLocal(cat, store, tx, merchantId, productId, entry, now);
 }
