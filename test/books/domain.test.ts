@@ -209,6 +209,10 @@ describe('the q parameter', () => {
     assert.deepEqual(parseVolumeQuery('objective-c: primer'), { terms: [{ text: 'objective-c:' }, { text: 'primer' }], lookups: [] });
   });
 
+  it('takes a keyword named like an Object.prototype member as an unknown keyword (text)', () => {
+    assert.deepEqual(parseVolumeQuery('constructor:war valueOf:"moby dick"'), { terms: [{ text: 'constructor war' }, { text: 'valueof moby dick' }], lookups: [] });
+  });
+
   it('never throws, whatever the text', () => {
     fc.assert(fc.property(fc.string(), (q) => void parseVolumeQuery(q)));
   });

@@ -96,6 +96,14 @@ for (const database of DATABASES) {
       assert.equal((await list({ q: 'saint exupery' })).body.totalItems, 1, 'accents fold away');
     });
 
+    it('takes a keyword named like an Object.prototype member as ordinary text', async () => {
+      for (const [q, text] of [['constructor:war', 'constructor war'], ['toString:whale', 'tostring whale'], ['valueOf:"moby dick"', 'valueof moby dick']]) {
+        const res = await list({ q });
+        assert.equal(res.status, 200, `${q}: ${res.text}`);
+        assert.deepEqual(res.body, (await list({ q: text })).body, q);
+      }
+    });
+
     it('looks up ISBN, LCCN and OCLC numbers, combined with text', async () => {
       for (const q of ['isbn:9780140328721', 'isbn:0-14-032872-6', 'lccn:88-012345', 'oclc:19308495', 'fox isbn:9780140328721']) {
         const res = await list({ q });

@@ -122,6 +122,20 @@ for (const database of DATABASES) {
       assert.deepEqual((await everything()).body, before);
     });
 
+    it('a colorId named like an Object.prototype member is no colour: 400, nothing stored, RGB writes still work', async () => {
+      const before = (await everything()).body;
+      for (const colorId of ['constructor', 'toString', 'valueOf', '__proto__', 'hasOwnProperty']) {
+        const res = await dev(entry(team), { method: 'PATCH', body: { colorId } });
+        expectError(res, 400, 'invalid');
+        assert.equal(res.body.error.message, `Invalid value for colorId: ${JSON.stringify(colorId)}.`);
+      }
+      assert.deepEqual((await everything()).body, before);
+      // The entry's colours stay readable: an RGB write starts from its (palette) colorId.
+      const rgb = await dev(`${entry(team)}?colorRgbFormat=true`, { method: 'PATCH', body: { foregroundColor: '#ffffff' } });
+      assert.equal(rgb.status, 200, rgb.text);
+      assert.equal(rgb.body.foregroundColor, '#ffffff');
+    });
+
     it('paging keeps to the filters; the overlay survives a restart', async () => {
       const pages: string[] = [];
       let res = await dev('/users/me/calendarList?showHidden=true&maxResults=1');

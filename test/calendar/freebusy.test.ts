@@ -71,6 +71,17 @@ for (const database of DATABASES) {
       assert.deepEqual(res.body.calendars[BOB].errors, [{ domain: 'calendar', reason: 'tooManyCalendarsRequested' }]);
     });
 
+    it('ids named like Object.prototype members are calendars like any other: each answered notFound', async () => {
+      const names = ['constructor', '__proto__', 'toString', 'valueOf'];
+      const res = await dev('/freeBusy', { body: { ...WINDOW, items: [...names.map((id) => ({ id })), { id: 'primary' }] } });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(Object.keys(res.body.calendars).sort(), [...names, 'primary'].sort());
+      for (const id of names) {
+        assert.deepEqual(Object.getOwnPropertyDescriptor(res.body.calendars, id)?.value, { busy: [], errors: [{ domain: 'global', reason: 'notFound' }] }, id);
+      }
+      assert.equal(res.body.groups, undefined);
+    });
+
     it('the googleapis client', async () => {
       const res = await client(t).freebusy.query({ requestBody: { ...WINDOW, items: [{ id: DEV }] } });
       assert.equal(res.data.calendars?.[DEV].busy?.length, 3);

@@ -193,5 +193,21 @@ for (const database of DATABASES) {
       assert.equal((await a(`/apps/${apps.body.items[0].id}`)).body.name, apps.body.items[0].name);
       assert.equal((await a('/apps/000')).status, 404);
     });
+
+    it('stores label fields named like Object.prototype members as ordinary fields, across writes and reads', async () => {
+      const f = (await a('/files', { body: { title: 'labelled' } })).body;
+      const modify = (fieldModifications: unknown[]) => a(`/files/${f.id}/modifyLabels`, { body: { labelModifications: [{ labelId: 'project', fieldModifications }] } });
+      const fieldsOf = (label: any) => Object.fromEntries(Object.entries(label.fields).map(([id, field]: [string, any]) => [id, field.text]));
+      const first = await modify([{ fieldId: '__proto__', setTextValues: ['a'] }, { fieldId: 'constructor', setTextValues: ['b'] }]);
+      assert.equal(first.status, 200, first.text);
+      assert.deepEqual(fieldsOf(first.body.modifiedLabels[0]), { ['__proto__']: ['a'], constructor: ['b'] });
+      // A second write starts from the stored fields: both survive the JSON round trip.
+      const second = await modify([{ fieldId: 'toString', setTextValues: ['c'] }]);
+      assert.equal(second.status, 200, second.text);
+      assert.deepEqual(fieldsOf(second.body.modifiedLabels[0]), { ['__proto__']: ['a'], constructor: ['b'], toString: ['c'] });
+      assert.deepEqual(fieldsOf((await a(`/files/${f.id}/listLabels`)).body.items[0]), { ['__proto__']: ['a'], constructor: ['b'], toString: ['c'] });
+      const unset = await modify([{ fieldId: '__proto__', unsetValues: true }]);
+      assert.deepEqual(fieldsOf(unset.body.modifiedLabels[0]), { constructor: ['b'], toString: ['c'] });
+    });
   });
 }

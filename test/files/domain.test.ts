@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { dictionary } from '../../src/core/own.ts';
 import { parseContentRange, parseRange } from '../../src/services/files/domain/range.ts';
 import { atLeast, permissionIdForEmail, storedRole, strongest, wireRole, ROLES } from '../../src/services/files/domain/roles.ts';
 import { readFilePatch } from '../../src/services/files/domain/file-input.ts';
@@ -77,7 +78,8 @@ describe('files domain rules', () => {
 
   it('applies label field modifications', () => {
     const [mod] = readModifications({ labelModifications: [{ labelId: 'l', fieldModifications: [{ fieldId: 'a', setTextValues: ['x'] }, { fieldId: 'b', unsetValues: true }] }] });
-    assert.deepEqual(applyFieldModifications({ b: { valueType: 'text', values: ['old'] } }, mod), { a: { valueType: 'text', values: ['x'] } });
+    // A prototype-free record: field ids are the caller's names.
+    assert.deepEqual(applyFieldModifications({ b: { valueType: 'text', values: ['old'] } }, mod), Object.assign(dictionary(), { a: { valueType: 'text', values: ['x'] } }));
     assert.throws(() => readModifications({}), /labelModifications/);
     assert.throws(() => readModifications({ labelModifications: [{ labelId: 'l', fieldModifications: [{ fieldId: 'a', setTextValues: ['x'], unsetValues: true }] }] }));
   });

@@ -75,6 +75,12 @@ describe('importDocument from text/html', () => {
     assert.equal(decodeEntities('&#xD800;&#1114112;&AMP;'), '\ufffd\ufffd&AMP;');
   });
 
+  it('leaves a reference named like an Object.prototype member as written', () => {
+    const names = '&constructor; &valueOf; &toString; &hasOwnProperty; &__proto__;';
+    assert.equal(decodeEntities(names), names);
+    assert.deepEqual(html(`<p>${names} &amp;</p>`), [normal(`${names} &`)]);
+  });
+
   it('drops scripts, styles, the head, comments and unknown markup', () => {
     const page = `<!DOCTYPE html><html><head><title>T</title><style>p { color: red } </p></style><script>if (a < b) document.write("<p>x</p>")</script></head>
       <body><!-- <p>comment</p> --><p>shown<script type="x">hidden()</script></p><noscript>no</noscript><custom-tag data-x='a>b'>inline</custom-tag></body></html>`;

@@ -100,6 +100,17 @@ for (const database of DATABASES) {
       assert.equal(await changesCount(), before, 'no token was created');
     });
 
+    it('finds no source value for a guard named like an Object.prototype member: D041, nothing created', async () => {
+      const before = await changesCount();
+      for (const name of ['constructor', 'toString', 'valueOf', '__proto__', 'constructor.name', 'address.constructor.name']) {
+        const res = await create({ cardholder: { firstname: 'Zoë', address: { postcode: 'SW1A 1AA' } }, config: { field_guard: [{ name }] } });
+        assert.equal(res.status, 422, `${name}: ${res.text}`);
+        assert.equal(res.body.code, 'D041', name);
+        assert.equal(res.body.message, `No source value for field guard ${name}`);
+      }
+      assert.equal(await changesCount(), before, 'no token was created');
+    });
+
     it('keeps tokens to their own client', async () => {
       const { body } = await create();
       const res = await api('GET', `/paylink/${body.token}/status`, undefined, { 'pay-api-key': otherKey() });

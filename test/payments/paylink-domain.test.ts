@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { dictionary } from '../../src/core/own.ts';
 import { customValues, selectChoices, type CustomParam } from '../../src/services/payments/paylink/domain/custom-params.ts';
 import { encodeNextToken, parseChangesPage, parseOrderBy } from '../../src/services/payments/paylink/domain/changes-page.ts';
 import { DEFAULT_EXPIRE_MS, expiryFromExpireIn } from '../../src/services/payments/paylink/domain/expire-in.ts';
@@ -228,7 +229,8 @@ describe('custom parameters', () => {
     assert.deepEqual(customValues(params, { custom_account: '123456', custom_plan: 'w' }), { problem: 'Choose one of the options for plan.' });
     assert.deepEqual(customValues(params, { custom_account: '123456', custom_dob: '1990-02-30' }), { problem: 'dob must be a date (YYYY-MM-DD).' });
     assert.deepEqual(customValues(params, { custom_account: ' 123456 ', custom_plan: 'y', custom_dob: '1990-02-28', custom_source: 'forged', custom_ref: 'forged' }), {
-      values: { account: '123456', plan: 'y', dob: '1990-02-28', source: 'mail', ref: 'R1' },
+      // A prototype-free record: parameter names are the merchant's.
+      values: Object.assign(dictionary(), { account: '123456', plan: 'y', dob: '1990-02-28', source: 'mail', ref: 'R1' }),
     });
   });
 

@@ -159,6 +159,34 @@ for (const database of DATABASES) {
       assert.deepEqual(pb.body.custom_params, { plan: 'y', account: '123456', campaign: 'spring' });
     });
 
+    it('keeps guards and custom parameters named like Object.prototype members as ordinary names', async () => {
+      const { url, identifier } = await create({
+        config: {
+          expire_in: '1d',
+          postback: hookUrl,
+          field_guard: [{ name: '__proto__' }, { name: 'constructor', value: 'Acme 42' }],
+          custom_params: [
+            { name: '__proto__', field_type: 'hidden', value: 'Ref 7' },
+            { name: 'constructor', label: 'Building', required: true },
+          ],
+        },
+      });
+      let res = await post(`${url}/guard`, { ['__proto__']: 'ref 8', constructor: 'acme42' });
+      assert.equal(res.status, 403);
+      assert.match(await res.text(), /do not match/);
+      res = await post(`${url}/guard`, { ['__proto__']: 'REF-7', constructor: 'acme42' });
+      assert.equal(res.status, 303, 'both guards pass with their values');
+      const jar = res.headers.get('set-cookie')!.split(';')[0];
+      res = await post(url, card, jar);
+      assert.equal(res.status, 422);
+      assert.match(await res.text(), /Building is required/);
+      res = await post(url, { ...card, custom_constructor: 'North wing' }, jar);
+      assert.match(await res.text(), /Payment complete/);
+      await call(`${t.adminUrl}/outbox/deliver`, { method: 'POST' });
+      const pb = postbacks.find((p) => p.body.identifier === identifier);
+      assert.deepEqual(pb.body.custom_params, { ['__proto__']: 'Ref 7', constructor: 'North wing' });
+    });
+
     it('shows a decline on the form and lets the payer try again', async () => {
       const { token, url } = await create({});
       let res = await post(url, { ...card, csc: '333' });

@@ -1,5 +1,6 @@
 // freebusy.query: the busy periods of calendars within a window, merged from the confirmed, opaque events each holds
 // (series expanded inside the window); calendars the caller may not see carry an error instead.
+import { dictionary } from '../../core/own.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { parseRfc3339 } from '../../core/time.ts';
 import type { Caller, Calendars } from './access.ts';
@@ -95,12 +96,13 @@ export class FreeBusy {
 
   async query(caller: Caller, body: unknown): Promise<Record<string, unknown>> {
     const q = readQuery(body);
-    const calendars: Record<string, { busy: Array<{ start: string; end: string }>; errors?: Errors }> = {};
-    const groups: Record<string, { calendars: string[]; errors: Errors }> = {};
+    // Keyed by the caller's ids, which may be `constructor` or `__proto__`: no prototype to find or to set.
+    const calendars = dictionary<{ busy: Array<{ start: string; end: string }>; errors?: Errors }>();
+    const groups = dictionary<{ calendars: string[]; errors: Errors }>();
     const format = (ms: number) => formatInZone(ms, q.timeZone);
     let expanded = 0;
     for (const id of q.ids) {
-      if (id in calendars || id in groups) continue;
+      if (Object.hasOwn(calendars, id) || Object.hasOwn(groups, id)) continue;
       if (id.toLowerCase().endsWith(GROUP_DOMAIN)) {
         groups[id] = { calendars: [], errors: [{ domain: 'global', reason: 'notFound' }] };
         continue;

@@ -2,6 +2,7 @@
 // and every refusal rendered as the `Error` model.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { frameworkStatus, isApiError } from '../../core/errors.ts';
+import { dictionary } from '../../core/own.ts';
 import { payError, PaymentsError, type Acknowledgement, type Decision, type ErrorModel } from './contract.ts';
 import { TEXTUAL, type RawBody } from './domain/fields.ts';
 import { parseXml, toXml } from './xml.ts';
@@ -23,7 +24,8 @@ export function installPaymentsFamily(app: FastifyInstance, now: () => number): 
     }
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-    const value: RawBody = {};
+    // Field names are the sender's (a field guard may be called `__proto__`): kept as ordinary keys.
+    const value: RawBody = dictionary();
     for (const [k, v] of new URLSearchParams(body as string)) value[k] = v;
     value[TEXTUAL] = true;
     done(null, value);

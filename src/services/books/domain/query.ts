@@ -2,6 +2,7 @@
 // subject: (full-text terms scoped to one field) and isbn:, lccn:, oclc: (exact identifier look-ups). Terms are
 // separated by spaces or `+`; every term must match.
 import type { FullTextTerm } from '../../../core/db/fulltext.ts';
+import { own } from '../../../core/own.ts';
 import { normaliseLookup, type LookupKind } from './catalog-volume.ts';
 
 /** The full-text fields of the catalog index, most important first. */
@@ -31,8 +32,10 @@ export function parseVolumeQuery(q: string): VolumeQuery {
   const query: VolumeQuery = { terms: [], lookups: [] };
   for (const { key, value } of tokens(q)) {
     if (value === '') continue;
-    if (key && FIELD_OF[key]) {
-      query.terms.push({ text: value, field: FIELD_OF[key] });
+    // Only the keywords' own entries: `constructor:` is an unknown keyword, not Object.prototype's member.
+    const field = key === undefined ? undefined : own(FIELD_OF, key);
+    if (field) {
+      query.terms.push({ text: value, field });
     } else if (key && LOOKUPS.has(key as LookupKind)) {
       query.lookups.push({ kind: key as LookupKind, value: normaliseLookup(key as LookupKind, value) });
     } else {

@@ -1,4 +1,5 @@
 // Reads the writable fields of a CalendarListEntry (calendarList.insert/update/patch) into the user's overlay.
+import { own } from '../../../core/own.ts';
 import type { ListOverlay } from '../store.ts';
 import { arr, bool, obj, oneOf, only, str } from './check.ts';
 import { CALENDAR_COLORS, nearestCalendarColor } from './colors.ts';
@@ -67,7 +68,8 @@ export function readListEntry(body: unknown, base: ListOverlay, partial: boolean
     out.colorId = nearestCalendarColor(out.backgroundColor);
   } else if (o.colorId !== undefined) {
     set('colorId', (v) => {
-      if (typeof v !== 'string' || !(v in CALENDAR_COLORS)) throw badRequest(`Invalid value for colorId: ${JSON.stringify(v)}.`, 'colorId');
+      // Only the palette's own ids: `constructor` is no colour even though a plain object answers to it.
+      if (typeof v !== 'string' || own(CALENDAR_COLORS, v) === undefined) throw badRequest(`Invalid value for colorId: ${JSON.stringify(v)}.`, 'colorId');
       return v;
     });
     delete out.backgroundColor;

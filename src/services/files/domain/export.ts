@@ -1,4 +1,5 @@
 import { parse as parseDelimited } from 'csv-parse/sync';
+import { own } from '../../../core/own.ts';
 
 // Workspace (Docs Editors) files: the content model they are stored as, what converts into them on upload with
 // convert=true, and what they export to.
@@ -333,7 +334,8 @@ const NAMED_ENTITIES: Readonly<Record<string, string>> = {
 /** Decodes character references; an unknown named reference stays as written, as browsers leave it. */
 export function decodeEntities(text: string): string {
   return text.replace(/&(?:#(\d{1,8});?|#[xX]([0-9a-fA-F]{1,7});?|([A-Za-z][A-Za-z0-9]*);)/g, (whole, decimal?: string, hex?: string, name?: string) => {
-    if (name !== undefined) return NAMED_ENTITIES[name] ?? whole;
+    // Only the table's own names: `&constructor;` is unknown text, not Object.prototype's member.
+    if (name !== undefined) return own(NAMED_ENTITIES, name) ?? whole;
     const code = decimal !== undefined ? Number(decimal) : parseInt(hex!, 16);
     const valid = code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff);
     return valid ? String.fromCodePoint(code) : '\ufffd';

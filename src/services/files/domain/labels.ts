@@ -1,4 +1,5 @@
 // files.modifyLabels: label modifications applied to a file's labels. A label holds typed field values.
+import { dictionary } from '../../../core/own.ts';
 import { invalidValue, requiredValue } from '../errors.ts';
 
 export type FieldValues = Record<string, { valueType: string; values: unknown[] }>;
@@ -50,7 +51,8 @@ export function readModifications(body: Record<string, unknown>): LabelModificat
 
 /** The fields after applying one modification to the stored ones. */
 export function applyFieldModifications(current: FieldValues, mod: LabelModification): FieldValues {
-  const next = { ...current };
+  // Field ids are the caller's names: on a plain object `__proto__` would set the prototype instead of a field.
+  const next: FieldValues = Object.assign(dictionary<FieldValues[string]>(), current);
   for (const f of mod.fields) {
     if (f.unset) delete next[f.fieldId];
     else if (f.set) next[f.fieldId] = f.set;

@@ -1,5 +1,6 @@
 // Custom parameters: extra fields the merchant asks the payer for on the payment form (or passes along hidden).
 // Their entered values are checked here and travel with the payment result to the postback.
+import { dictionary } from '../../../../core/own.ts';
 
 export interface CustomParam {
   name: string;
@@ -28,7 +29,8 @@ export function selectChoices(spec: string | undefined): Array<{ value: string; 
 
 /** The values the payer submitted (fields named `custom_<name>`), or the first problem in words a payer understands. */
 export function customValues(params: CustomParam[], form: Record<string, unknown>): { values: Record<string, string> } | { problem: string } {
-  const values: Record<string, string> = {};
+  // Keyed by the merchant's parameter names: on a plain object `__proto__` would be dropped.
+  const values = dictionary<string>();
   for (const p of params) {
     // Hidden and locked parameters keep the merchant's value whatever the browser sends.
     const entered = p.field_type === 'hidden' || p.locked ? (p.value ?? '') : String(form[`custom_${p.name}`] ?? '').trim();

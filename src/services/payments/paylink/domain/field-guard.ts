@@ -1,6 +1,7 @@
 // Field guards: values a payer must type to reach the payment form. Entered and expected values are compared after
 // transliteration (accents and ligatures folded to ASCII), keeping only letters and digits, ignoring case, so that
 // "Zoë O'Brien" and "zoe obrien" match.
+import { own } from '../../../../core/own.ts';
 
 /** Letters NFKD does not decompose into ASCII. */
 const SPECIAL: Record<string, string> = {
@@ -63,7 +64,7 @@ export function guardSourceValue(guard: GuardDefinition, sources: GuardSources):
   const name = guard.name;
   if (name === 'identifier') return sources.identifier;
   const holder = sources.cardholder ?? {};
-  for (const path of [name, ...(CARDHOLDER_ALIASES[name] ?? [])]) {
+  for (const path of [name, ...(own(CARDHOLDER_ALIASES, name) ?? [])]) {
     const found = pathValue(holder, path);
     if (nonEmpty(found)) return String(found);
   }
@@ -81,14 +82,18 @@ export function guardsWithoutSource(guards: GuardDefinition[], sources: GuardSou
 
 /** True when every guard's entered value matches its source value. */
 export function allGuardsPass(expected: Array<{ name: string; value: string }>, entered: Record<string, unknown>): boolean {
-  return expected.every((g) => typeof entered[g.name] === 'string' && guardValueMatches(entered[g.name] as string, g.value));
+  return expected.every((g) => {
+    const value = own(entered, g.name);
+    return typeof value === 'string' && guardValueMatches(value, g.value);
+  });
 }
 
+/** The value at a dotted path through the request's own data (a guard named `constructor.name` finds nothing). */
 function pathValue(root: unknown, path: string): unknown {
   let node = root;
   for (const key of path.split('.')) {
     if (!node || typeof node !== 'object' || Array.isArray(node)) return undefined;
-    node = (node as Record<string, unknown>)[key];
+    node = own(node as Record<string, unknown>, key);
   }
   return node;
 }
