@@ -19,8 +19,26 @@ export interface RequestPlan {
 
 type Schema = Record<string, any>;
 
-/** Strings for a string schema: its pattern (when fast-check can generate it) and length bounds, or its format. */
+/** Names every plain object inherits: a handler that looks a request's string up in a table must not find them. */
+const INHERITED_NAMES = ['constructor', '__proto__', 'valueOf', 'toString', 'hasOwnProperty'];
+
+/** Strings for a string schema, now and then an inherited name the schema admits. */
 function stringFor(schema: Schema): fc.Arbitrary<string> {
+  const plain = schemaString(schema);
+  const min = schema.minLength ?? 0;
+  const max = schema.maxLength ?? Infinity;
+  let pattern: RegExp | undefined;
+  try {
+    pattern = typeof schema.pattern === 'string' ? new RegExp(schema.pattern) : undefined;
+  } catch {
+    pattern = undefined;
+  }
+  const admitted = schema.format ? [] : INHERITED_NAMES.filter((n) => n.length >= min && n.length <= max && (!pattern || pattern.test(n)));
+  return admitted.length === 0 ? plain : fc.oneof({ arbitrary: plain, weight: 9 }, { arbitrary: fc.constantFrom(...admitted), weight: 1 });
+}
+
+/** Strings for a string schema: its pattern (when fast-check can generate it) and length bounds, or its format. */
+function schemaString(schema: Schema): fc.Arbitrary<string> {
   const min = schema.minLength ?? 0;
   const max = Math.min(schema.maxLength ?? 40, 200);
   const fits = (s: string) => s.length >= min && s.length <= (schema.maxLength ?? Infinity);
@@ -50,7 +68,11 @@ function objectFor(schema: Schema, depth: number): fc.Arbitrary<unknown> {
 export function fromSchema(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> {
   if (!schema || depth > 4) return fc.jsonValue({ maxDepth: 2 });
   if (schema.const !== undefined) return fc.constant(schema.const);
-  if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
+  if (Array.isArray(schema.enum)) {
+    const listed = fc.constantFrom(...schema.enum);
+    // A handler that looks an enum value up in a table must refuse the names every object inherits.
+    return schema.enum.every((v: unknown) => typeof v === 'string') ? fc.oneof({ arbitrary: listed, weight: 9 }, { arbitrary: fc.constantFrom(...INHERITED_NAMES), weight: 1 }) : listed;
+  }
   const union = schema.anyOf ?? schema.oneOf;
   if (Array.isArray(union)) return fc.oneof(...union.map((s: Schema) => fromSchema(s, depth + 1)));
   switch (schema.type) {
@@ -139,7 +161,8 @@ const QUERY_KEYS = [
 ];
 const queryValue = fc.oneof(
   fc.stringMatching(/^[A-Za-z0-9]{0,12}$/),
-  fc.constantFrom('-1', '0', '1e309', 'true', 'maybe', '(((', 'items(id', 'json', 'media', 'proto', '2026-13-45T99:99:99Z', '%00', '%ff', '\u0000'),
+  fc.constantFrom('-1', '0', '1e309', 'true', 'maybe', '(((', 'items(id', 'json', 'media', 'proto', '2026-13-45T99:99:99Z', '%00', '%ff', '\u0000', 'constructor:x'),
+  fc.constantFrom(...INHERITED_NAMES),
   fc.string({ maxLength: 30 }),
   fc.constant('q'.repeat(5_000)),
 );
