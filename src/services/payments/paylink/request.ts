@@ -1,5 +1,6 @@
 // Reads PaylinkTokenRequestModel and PaylinkBillPaymentTokenRequest bodies: every field checked, every refusal an
 // Error with the API's code (400), so nothing malformed reaches the store.
+import { compileUntrustedPattern } from '../../../core/untrusted-pattern.ts';
 import { payError } from '../contract.ts';
 import { expiryFromExpireIn } from './domain/expire-in.ts';
 import { selectChoices, type CustomParam } from './domain/custom-params.ts';
@@ -214,11 +215,10 @@ function parseCustomParam(raw: unknown, field: string): CustomParam {
   }
   if (p.pattern !== undefined) {
     out.pattern = text(p.pattern, `${field}.pattern`, 200);
-    try {
-      new RegExp(out.pattern);
-    } catch {
-      throw invalid(`${field}.pattern`, 'is not a valid regular expression.');
-    }
+    // A form field's pattern is a browser's (JavaScript syntax): lookaround is fine, nested repetition is not.
+    const compiled = compileUntrustedPattern(out.pattern, '', { re2: false });
+    if (compiled === 'nested-repetition') throw invalid(`${field}.pattern`, 'nests repetitions, whose matching time can grow exponentially.');
+    if (!(compiled instanceof RegExp)) throw invalid(`${field}.pattern`, 'is not a valid regular expression.');
   }
   return out;
 }
