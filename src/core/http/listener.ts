@@ -1,5 +1,5 @@
 // Builds the Fastify instance of one listener: request ids, redacted logs, body limits, a per-request log line.
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { uuid } from '../ids.ts';
 import type { RequestInspector } from './inspector.ts';
@@ -53,7 +53,8 @@ export function createListener(options: ListenerOptions): FastifyInstance {
   const limits = { ...DEFAULT_LISTENER_LIMITS, ...options.limits };
   const fastifyOptions: FastifyServerOptions & Record<string, unknown> = {
     loggerInstance: options.log.child({ listener: options.name }),
-    disableRequestLogging: true,
+    // Fastify's own per-request lines are off: the listener writes one redacted line itself (onResponse below).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
