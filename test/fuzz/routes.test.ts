@@ -15,6 +15,7 @@ import { changedTables, StateDigest } from './state-digest.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
+const SLOWEST_KEPT = 8;
 
 /** `%XX` escapes are sent as they are (they are the point of the value); anything else is encoded. */
 const encodeQueryPart = (s: string) => (/^(%[0-9A-Fa-f]{2})+$/.test(s) ? s : encodeURIComponent(s));
@@ -31,6 +32,14 @@ for (const database of DATABASES) {
     let t: TestRuntime;
     const routes: FuzzRoute[] = [];
     const totals = { routes: 0, requests: 0, serverErrors: 0, unimplemented: 0 };
+    // The slowest answers, printed (never asserted: timing is the machine's): a generated request that takes seconds
+    // points at work that grows too fast with its input.
+    const slowest: Array<{ ms: number; label: string }> = [];
+    const noteDuration = (ms: number, label: string) => {
+      slowest.push({ ms, label });
+      slowest.sort((a, b) => b.ms - a.ms);
+      slowest.length = Math.min(slowest.length, SLOWEST_KEPT);
+    };
 
     before(async () => {
       t = await startTestRuntime({
@@ -44,6 +53,7 @@ for (const database of DATABASES) {
       console.log(`fuzz (${database}): ${totals.routes} routes, ${totals.requests} requests, ${totals.serverErrors} answers 5xx (besides ${totals.unimplemented} deliberate 501)`);
       // How much of each service the fuzzer could derive requests for from a schema rather than guess.
       for (const service of SERVICE_IDS) console.log(`fuzz (${database}) schemas: ${describeCoverage(service, schemaCoverage(service, routes))}`);
+      for (const { ms, label } of slowest) console.log(`fuzz (${database}) slowest: ${Math.round(ms)} ms ${label}`);
       await t.close();
     });
 
@@ -84,12 +94,14 @@ for (const database of DATABASES) {
               const credential = credentialFor(service, plan.credential, t.rt.clock.now());
               const headers: Array<[string, string]> = [...credential.headers];
               if (plan.contentType) headers.push(['content-type', plan.contentType]);
+              const sentAt = performance.now();
               const answer = await sendRaw(hostname, Number(port), { method: plan.method, target: targetOf(plan, credential.query), headers, body: plan.body });
               totals.requests++;
               // 501 is the deliberate answer of an operation a service declares unimplemented, not a failure.
               if (answer.status === 501) totals.unimplemented++;
               else if (answer.status >= 500 || answer.status === 0) totals.serverErrors++;
               const label = `${plan.method} ${plan.target.toString('latin1').slice(0, 200)} (${route.url})`;
+              noteDuration(performance.now() - sentAt, `${answer.status} ${label}`);
               assert.ok(answer.status > 0, `no answer to ${label}`);
               assert.ok(answer.status < 500 || answer.status === 501, `${label} answered ${answer.text}`);
               if (answer.status >= 400) {
