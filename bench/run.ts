@@ -1,5 +1,5 @@
 // Load runner: drives each scenario with autocannon on loopback and reports every figure as a ratio to a bare route
-// served by the same process, in the same run. Usage: npm run bench [-- <name-filter>] (BENCH_SECONDS, BENCH_CONNECTIONS).
+// served by the same process, driven just before and just after the scenario. Usage: npm run bench [-- <name-filter>] (BENCH_SECONDS, BENCH_CONNECTIONS).
 // Every scenario is driven from a child process (bench/load.ts), so the client's work, fresh payment keys included, is
 // neither counted against the services nor done on their event loop.
 import { execFile } from 'node:child_process';
@@ -18,6 +18,8 @@ import { requestTemplate, type BenchEnv, type BenchRequest, type BenchScenario }
 const here = dirname(fileURLToPath(import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** Seconds of the bare route driven after each scenario: a machine's speed drifts over a run of many minutes. */
+const bareSeconds = Number(process.env.BENCH_BARE_SECONDS ?? 2);
 const filter = process.argv[2];
 
 interface Figures {
@@ -44,12 +46,12 @@ async function loadScenarios(): Promise<BenchScenario[]> {
 }
 
 /** Drives one scenario and adds the process CPU per request: unlike req/s, it hardly moves when the machine is busy. */
-async function drive(name: string, origin: string, requests: BenchRequest[], headers: Record<string, string> = {}, conns = connections): Promise<Figures> {
+async function drive(name: string, origin: string, requests: BenchRequest[], headers: Record<string, string> = {}, conns = connections, duration = seconds): Promise<Figures> {
   const before = process.cpuUsage();
-  const config = { url: origin, connections: conns, duration: seconds, headers, requests: requests.map(requestTemplate) };
+  const config = { url: origin, connections: conns, duration, headers, requests: requests.map(requestTemplate) };
   const figures: Figures = { name, ...(await driveFromChild(config)) };
   const spent = process.cpuUsage(before);
-  figures.cpuUsPerReq = figures.reqPerSec > 0 ? Math.round((spent.user + spent.system) / (figures.reqPerSec * seconds)) : undefined;
+  figures.cpuUsPerReq = figures.reqPerSec > 0 ? Math.round((spent.user + spent.system) / (figures.reqPerSec * duration)) : undefined;
   return figures;
 }
 
@@ -93,6 +95,8 @@ async function main(): Promise<void> {
     const baseline = await drive('bare route', bareUrl, [{ path: '/bare' }]);
     baseline.ratio = 1;
     rows.push(baseline);
+    // Each scenario's ratio is to the bare route measured just before and just after it, averaged.
+    let bareBefore = baseline.reqPerSec;
     for (const s of scenarios) {
       const { requests, headers } = await s.setup(env);
       const background = await s.background?.(env);
@@ -100,8 +104,12 @@ async function main(): Promise<void> {
         drive(s.name, env.url(s.service), requests, headers, s.connections),
         background ? drive('background', env.url(background.service), background.requests, background.headers, background.connections) : undefined,
       ]);
-      figures.ratio = Math.round((figures.reqPerSec / baseline.reqPerSec) * 1000) / 1000;
-      if (s.extra) figures.extra = await s.extra(env);
+      const bareAfter = (await drive('bare route', bareUrl, [{ path: '/bare' }], {}, connections, bareSeconds)).reqPerSec;
+      const bareAround = (bareBefore + bareAfter) / 2;
+      bareBefore = bareAfter;
+      figures.ratio = Math.round((figures.reqPerSec / bareAround) * 1000) / 1000;
+      figures.extra = { bareAround: Math.round(bareAround) };
+      if (s.extra) figures.extra = { ...figures.extra, ...(await s.extra(env)) };
       if (behind) figures.extra = { ...figures.extra, backgroundReqPerSec: behind.reqPerSec, backgroundP99: behind.p99 };
       rows.push(figures);
     }
