@@ -115,6 +115,16 @@ for (const database of DATABASES) {
       assert.equal(statuses.data.resources!.find((s) => s.id === 'bare')!.destinationStatuses![0].status, 'disapproved');
       await content.collections.delete({ merchantId: SUB, collectionId: 'bare' });
       assert.equal((await c.api(`/${SUB}/collectionstatuses/bare`)).status, 404);
+      // At most 100 featured products, as the API documents: more is a 400 that stores nothing.
+      const featured = (n: number) => Array.from({ length: n }, (_, i) => ({ offerId: `o${i}` }));
+      const tooMany = await c.api(`/${SUB}/collections`, { body: { id: 'crowded', language: 'en', productCountry: 'US', featuredProduct: featured(40_000) } });
+      assert.equal(tooMany.status, 400, tooMany.text);
+      assert.equal(tooMany.body.error.message, 'collection.featuredProduct has 40000 entries; at most 100 are allowed.');
+      assert.equal((await c.api(`/${SUB}/collections/crowded`)).status, 404);
+      assert.equal((await c.api(`/${SUB}/collectionstatuses`)).status, 200);
+      await content.collections.create({ merchantId: SUB, requestBody: { id: 'full', language: 'en', productCountry: 'US', featuredProduct: featured(100) } });
+      assert.equal((await c.api(`/${SUB}/collectionstatuses/full`)).status, 200);
+      await content.collections.delete({ merchantId: SUB, collectionId: 'full' });
 
       const promo = await content.promotions.create({
         merchantId: SUB,

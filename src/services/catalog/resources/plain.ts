@@ -133,6 +133,8 @@ export const returnPolicyOnline: ResourceSpec = {
   },
 };
 
+const MAX_FEATURED_PRODUCTS = 100;
+
 export const collections: ResourceSpec = {
   name: 'collections',
   idParam: 'collectionId',
@@ -147,7 +149,10 @@ export const collections: ResourceSpec = {
     if (!/^[^\s]{1,50}$/.test(doc.id)) throw badRequest('collection.id must be 1 to 50 characters without spaces.');
     language(doc.language, 'collection.language');
     country(doc.productCountry, 'collection.productCountry');
-    (doc.featuredProduct ?? []).forEach((f: { offerId?: string }, i: number) => requireValue(f.offerId, `collection.featuredProduct[${i}].offerId`));
+    const featured: Array<{ offerId?: string }> = doc.featuredProduct ?? [];
+    // The API's documented maximum; a collection's status looks every featured offer up at once.
+    if (featured.length > MAX_FEATURED_PRODUCTS) throw badRequest(`collection.featuredProduct has ${featured.length} entries; at most ${MAX_FEATURED_PRODUCTS} are allowed.`);
+    featured.forEach((f, i) => requireValue(f.offerId, `collection.featuredProduct[${i}].offerId`));
   },
 };
 
