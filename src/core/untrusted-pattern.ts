@@ -20,45 +20,36 @@ export function compileUntrustedPattern(source: string, flags: string, options: 
   return compiled;
 }
 
+interface Token {
+  /** An escape (`\\x`), a lookaround opener (`(?=`, `(?!`, `(?<=`, `(?<!`) or one character. */
+  text: string;
+  inClass: boolean;
+}
+
+/** The pattern's source cut into the pieces both checks read, each marked inside or outside a character class. */
+function tokensOf(source: string): Token[] {
+  const tokens: Token[] = [];
+  let inClass = false;
+  for (let i = 0; i < source.length; ) {
+    const lookaround = !inClass && source[i] === '(' ? /^\(\?(?:[=!]|<[=!])/.exec(source.slice(i, i + 4))?.[0] : undefined;
+    const text = source[i] === '\\' ? source.slice(i, i + 2) : (lookaround ?? source[i]!);
+    tokens.push({ text, inClass });
+    if (text === '[') inClass = true;
+    else if (text === ']') inClass = false;
+    i += text.length;
+  }
+  return tokens;
+}
+
 /** `source` with lookbehind groups opened as plain groups: the checker's parser cannot read them, and their nesting is the same. */
 function withoutLookbehind(source: string): string {
-  let out = '';
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const ch = source[i];
-    if (ch === '\\') {
-      out += source.slice(i, i + 2);
-      i++;
-      continue;
-    }
-    if (ch === '[') inClass = true;
-    else if (ch === ']') inClass = false;
-    else if (ch === '(' && !inClass && /^\?<[=!]/.test(source.slice(i + 1, i + 4))) {
-      out += '(?:';
-      i += 3;
-      continue;
-    }
-    out += ch;
-  }
-  return out;
+  return tokensOf(source)
+    .map((t) => (t.text === '(?<=' || t.text === '(?<!' ? '(?:' : t.text))
+    .join('');
 }
 
 /** Backreferences (`\1`, `\k<name>`) and lookaround (`(?=`, `(?!`, `(?<=`, `(?<!`), which RE2 does not have. */
 function usesBacktrackingOnlySyntax(source: string): boolean {
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const ch = source[i];
-    if (ch === '\\') {
-      const next = source[i + 1] ?? '';
-      if (!inClass && (/[1-9]/.test(next) || (next === 'k' && source[i + 2] === '<'))) return true;
-      i++;
-    } else if (ch === '[') {
-      inClass = true;
-    } else if (ch === ']') {
-      inClass = false;
-    } else if (ch === '(' && !inClass && /^\?(?:[=!]|<[=!])/.test(source.slice(i + 1, i + 4))) {
-      return true;
-    }
-  }
-  return false;
+  const tokens = tokensOf(source);
+  return tokens.some((t, i) => !t.inClass && (t.text.startsWith('(?') || /^\\[1-9]$/.test(t.text) || (t.text === '\\k' && tokens[i + 1]?.text === '<')));
 }

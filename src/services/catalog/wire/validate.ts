@@ -3,6 +3,7 @@
 // absent, int64 values may come as numbers or strings (normalised to strings), numbers may come as numeric strings.
 // The type definitions do not mark int64 fields, so they are recognised by name (ids, counts, quantities).
 import { GoogleError } from '../../../core/google/index.ts';
+import { own } from '../../../core/own.ts';
 import { requireValue } from './rules.ts';
 import { WIRE_TYPES } from './types.ts';
 
@@ -27,7 +28,7 @@ function checkMessage(value: unknown, type: string, path: string): Record<string
   const out: Record<string, unknown> = {};
   for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
     // Own names only: a body naming `valueOf` or `constructor` must not find Object.prototype's.
-    const code = Object.hasOwn(fields, name) ? fields[name] : undefined;
+    const code = own(fields, name);
     if (code === undefined) throw invalidPayload(`Unknown name "${name}" at '${path}': Cannot find field.`);
     if (v === null || v === undefined) continue;
     out[name] = checkField(v, code, `${path}.${name}`, INT64_FIELD.test(name));

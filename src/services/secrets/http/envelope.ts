@@ -1,6 +1,5 @@
 // Renders logical responses and errors the way Vault does: the envelope with nulls where Vault has nulls, 204 with
 // no body when there is nothing to say, bare objects for the raw sys endpoints, `{"errors":[...]}` for >= 400.
-import { dictionary } from '../../../core/own.ts';
 import type { LogicalResponse, SecretsError } from '../contract.ts';
 
 export interface Rendered {
@@ -10,8 +9,7 @@ export interface Rendered {
 }
 
 export function envelope(requestId: string, res: LogicalResponse, mountType: string): Record<string, unknown> {
-  // top-level data copies names a request chose (sys/capabilities paths): `__proto__` must land as a key
-  const body = Object.assign(dictionary<unknown>(), {
+  const body: Record<string, unknown> = {
     request_id: requestId,
     lease_id: res.leaseId ?? '',
     renewable: res.renewable ?? false,
@@ -21,9 +19,12 @@ export function envelope(requestId: string, res: LogicalResponse, mountType: str
     warnings: res.warnings?.length ? res.warnings : null,
     auth: res.auth ?? null,
     mount_type: mountType,
-  });
+  };
   if (res.topLevelData && res.data) {
-    for (const [k, v] of Object.entries(res.data)) if (!Object.hasOwn(body, k)) body[k] = v;
+    // Copied names are a request's (sys/capabilities paths): defined as own keys, so `__proto__` lands as a key.
+    for (const [k, v] of Object.entries(res.data)) {
+      if (!Object.hasOwn(body, k)) Object.defineProperty(body, k, { value: v, enumerable: true, writable: true, configurable: true });
+    }
   }
   return body;
 }
