@@ -1,55 +1,30 @@
-// Regular expressions a request supplies (report conditions, form-field patterns). The real services run them with
-// RE2, which takes time linear in the input; JavaScript's engine backtracks, so a nested repetition such as `(a+)+$`
-// over a long value could hold the one event loop of every service for minutes. A pattern is taken only when its
-// repetitions are not nested (star height 1, at most 25) and, where the API's own language is RE2, when RE2 could run
-// it too (no backreferences, no lookaround). Overlapping alternatives under one repetition (`(a|a)*`) are not caught.
-import safeRegex from 'safe-regex2';
+// Regular expressions a request supplies (report conditions, form-field patterns). JavaScript's engine backtracks: a
+// pattern such as `(a+)+$` or `(a|a)*b` over a long value could hold the one event loop of every service for minutes.
+// These run on RE2's algorithm instead (re2js), whose time is linear in the input whatever the pattern; its language
+// is RE2's, which has no lookaround and no backreferences, as the real services' own pattern languages.
+import { RE2JS } from 're2js';
+import { boundedCache } from './cache.ts';
 
-export type PatternRefusal = 'invalid' | 'unsupported' | 'nested-repetition';
+export type { RE2JS as UntrustedPattern } from 're2js';
 
-/** The compiled pattern, or why it is refused; `re2` refuses what RE2 lacks as `unsupported`. */
-export function compileUntrustedPattern(source: string, flags: string, options: { re2: boolean }): RegExp | PatternRefusal {
-  let compiled: RegExp;
+/** Compiled patterns by source: a report condition is evaluated on every row, a form's pattern on every payer. */
+const compiled = boundedCache<string, RE2JS>({ entries: 1_000, bytes: 4 * 1024 * 1024 }, (_, source) => source.length * 16);
+
+/** The compiled pattern, or RE2's reason for refusing it. `search`/`matchesWhole` are the two ways callers apply one. */
+export function compileUntrustedPattern(source: string): RE2JS | { refused: string } {
+  const known = compiled.get(source);
+  if (known) return known;
   try {
-    compiled = new RegExp(source, flags);
-  } catch {
-    return 'invalid';
+    const pattern = RE2JS.compile(source);
+    compiled.set(source, pattern);
+    return pattern;
+  } catch (e) {
+    return { refused: (e as Error).message };
   }
-  if (options.re2 && usesBacktrackingOnlySyntax(source)) return 'unsupported';
-  if (!safeRegex(withoutLookbehind(source))) return 'nested-repetition';
-  return compiled;
 }
 
-interface Token {
-  /** An escape (`\\x`), a lookaround opener (`(?=`, `(?!`, `(?<=`, `(?<!`) or one character. */
-  text: string;
-  inClass: boolean;
-}
+/** Whether `pattern` matches somewhere in `text`. */
+export const search = (pattern: RE2JS, text: string): boolean => pattern.matcher(text).find();
 
-/** The pattern's source cut into the pieces both checks read, each marked inside or outside a character class. */
-function tokensOf(source: string): Token[] {
-  const tokens: Token[] = [];
-  let inClass = false;
-  for (let i = 0; i < source.length; ) {
-    const lookaround = !inClass && source[i] === '(' ? /^\(\?(?:[=!]|<[=!])/.exec(source.slice(i, i + 4))?.[0] : undefined;
-    const text = source[i] === '\\' ? source.slice(i, i + 2) : (lookaround ?? source[i]!);
-    tokens.push({ text, inClass });
-    if (text === '[') inClass = true;
-    else if (text === ']') inClass = false;
-    i += text.length;
-  }
-  return tokens;
-}
-
-/** `source` with lookbehind groups opened as plain groups: the checker's parser cannot read them, and their nesting is the same. */
-function withoutLookbehind(source: string): string {
-  return tokensOf(source)
-    .map((t) => (t.text === '(?<=' || t.text === '(?<!' ? '(?:' : t.text))
-    .join('');
-}
-
-/** Backreferences (`\1`, `\k<name>`) and lookaround (`(?=`, `(?!`, `(?<=`, `(?<!`), which RE2 does not have. */
-function usesBacktrackingOnlySyntax(source: string): boolean {
-  const tokens = tokensOf(source);
-  return tokens.some((t, i) => !t.inClass && (t.text.startsWith('(?') || /^\\[1-9]$/.test(t.text) || (t.text === '\\k' && tokens[i + 1]?.text === '<')));
-}
+/** Whether `pattern` matches the whole of `text`. */
+export const matchesWhole = (pattern: RE2JS, text: string): boolean => pattern.matches(text);

@@ -234,6 +234,13 @@ describe('custom parameters', () => {
     });
   });
 
+  it('checks an entry in time linear in its length, whatever the pattern', () => {
+    // `(a|a)*b` backtracks 2^199 times in JavaScript's engine over this entry.
+    const r = customValues([param({ name: 'n', label: 'N', pattern: '(a|a)*b' })], { custom_n: 'a'.repeat(199) });
+    assert.deepEqual(r, { problem: 'N is not in the expected format.' });
+    assert.deepEqual(customValues([param({ name: 'n', pattern: '(a|a)*b' })], { custom_n: 'aab' }), { values: Object.assign(dictionary(), { n: 'aab' }) });
+  });
+
   it('never accepts an entry the pattern does not match in full', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 12 }), (entry) => {

@@ -1,14 +1,13 @@
-// The two pattern languages of conditions: LIKE (`%` any run, `_` one character) and REGEXP_MATCH (RE2 syntax,
-// run here as a JavaScript RegExp that searches the value; a leading `(?i)` makes it case-insensitive).
-import { compileUntrustedPattern } from '../../../core/untrusted-pattern.ts';
+// The two pattern languages of conditions: LIKE (`%` any run, `_` one character) and REGEXP_MATCH (RE2 syntax, run on
+// RE2's linear-time algorithm, matching anywhere in the value; `(?i)` makes it case-insensitive, as in RE2).
+import { compileUntrustedPattern, search } from '../../../core/untrusted-pattern.ts';
 import { ReportQueryError } from './report-query-lexer.ts';
 
-export function compilePattern(pattern: string, position = 0): RegExp {
-  const insensitive = pattern.startsWith('(?i)');
-  const compiled = compileUntrustedPattern(insensitive ? pattern.slice(4) : pattern, insensitive ? 'iu' : 'u', { re2: true });
-  if (compiled instanceof RegExp) return compiled;
-  if (compiled === 'nested-repetition') throw new ReportQueryError(`Regular expression '${pattern}' nests repetitions, which are refused here: their matching time can grow exponentially`, position);
-  throw new ReportQueryError(`Invalid regular expression '${pattern}'`, position);
+/** A REGEXP_MATCH condition's test; throws the query error when RE2 refuses the pattern. */
+export function compilePattern(pattern: string, position = 0): { test(value: string): boolean } {
+  const compiled = compileUntrustedPattern(pattern);
+  if ('refused' in compiled) throw new ReportQueryError(`Invalid regular expression '${pattern}': ${compiled.refused}`, position);
+  return { test: (value) => search(compiled, value) };
 }
 
 export function likePattern(pattern: string): RegExp {

@@ -215,10 +215,11 @@ function parseCustomParam(raw: unknown, field: string): CustomParam {
   }
   if (p.pattern !== undefined) {
     out.pattern = text(p.pattern, `${field}.pattern`, 200);
-    // A form field's pattern is a browser's (JavaScript syntax): lookaround is fine, nested repetition is not.
-    const compiled = compileUntrustedPattern(out.pattern, '', { re2: false });
-    if (compiled === 'nested-repetition') throw invalid(`${field}.pattern`, 'nests repetitions, whose matching time can grow exponentially.');
-    if (!(compiled instanceof RegExp)) throw invalid(`${field}.pattern`, 'is not a valid regular expression.');
+    // The payer's browser applies the pattern (JavaScript syntax) and so does the server, on RE2's linear-time
+    // algorithm: it must be valid in both languages.
+    if (!isJavaScriptPattern(out.pattern)) throw invalid(`${field}.pattern`, 'is not a valid regular expression.');
+    const compiled = compileUntrustedPattern(out.pattern);
+    if ('refused' in compiled) throw invalid(`${field}.pattern`, `uses syntax the server cannot check in linear time (no lookaround or backreferences): ${compiled.refused}.`);
   }
   return out;
 }
@@ -326,4 +327,13 @@ function boundedObject(v: unknown, field: string, maxJson: number): Record<strin
 
 function isObject(v: unknown): boolean {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isJavaScriptPattern(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,6 +1,7 @@
 // Custom parameters: extra fields the merchant asks the payer for on the payment form (or passes along hidden).
 // Their entered values are checked here and travel with the payment result to the postback.
 import { dictionary } from '../../../../core/own.ts';
+import { compileUntrustedPattern, matchesWhole } from '../../../../core/untrusted-pattern.ts';
 
 export interface CustomParam {
   name: string;
@@ -42,7 +43,7 @@ export function customValues(params: CustomParam[], form: Record<string, unknown
     if (entered.length > 200) return { problem: `${label} is too long.` };
     if (p.field_type === 'select' && !selectChoices(p.options).some((c) => c.value === entered)) return { problem: `Choose one of the options for ${label}.` };
     if (p.field_type === 'dob' && !isCalendarDate(entered)) return { problem: `${label} must be a date (YYYY-MM-DD).` };
-    if (p.pattern && !new RegExp(`^(?:${p.pattern})$`).test(entered)) return { problem: `${label} is not in the expected format.` };
+    if (p.pattern && !matchesPattern(p.pattern, entered)) return { problem: `${label} is not in the expected format.` };
     values[p.name] = entered;
   }
   return { values };
@@ -52,4 +53,10 @@ function isCalendarDate(text: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
   const d = new Date(`${text}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === text;
+}
+
+/** Whether `entered` matches the whole pattern; a pattern stored before RE2 checked it, and refused by it, matches nothing. */
+function matchesPattern(pattern: string, entered: string): boolean {
+  const compiled = compileUntrustedPattern(pattern);
+  return !('refused' in compiled) && matchesWhole(compiled, entered);
 }
