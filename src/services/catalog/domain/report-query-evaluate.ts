@@ -6,7 +6,7 @@ import type { Product, ProductStatus } from './product-rules-types.ts';
 import { dayNumber, dayString, mondayOf } from './report-query-dates.ts';
 import type { FieldInfo } from './report-query-fields.ts';
 import { FIELDS } from './report-query-fields.ts';
-import { compilePattern, likePattern } from './report-query-patterns.ts';
+import { compilePattern, likeMatches } from './report-query-patterns.ts';
 import type { Condition, Literal, ReportQuery } from './report-query.ts';
 import { categoryLevel, productTypeLevel, productViewValue } from './report-query-product-view.ts';
 
@@ -76,8 +76,8 @@ export function matches(condition: Condition, value: Value): boolean {
     case 'BETWEEN': return v >= a && v <= b;
     case 'IN': return values.includes(v);
     case 'NOT IN': return !values.includes(v);
-    case 'LIKE': return likePattern(String(a)).test(String(v));
-    case 'NOT LIKE': return !likePattern(String(a)).test(String(v));
+    case 'LIKE': return likeMatches(String(a), String(v));
+    case 'NOT LIKE': return !likeMatches(String(a), String(v));
     case 'REGEXP_MATCH': return compilePattern(String(a)).test(String(v));
     case 'NOT REGEXP_MATCH': return !compilePattern(String(a)).test(String(v));
     default: return false;

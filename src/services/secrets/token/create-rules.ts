@@ -1,5 +1,6 @@
 // The rules of token creation as one pure function: which policies, orphan or child, TTL, period and uses a new
 // token gets, given its parent, the caller's sudo right, an optional role and the mount's TTL limits.
+import { wildcardMatch } from '../../../core/wildcard.ts';
 import { badRequest } from '../contract.ts';
 import { sanitizePolicyNames } from '../policy/policy.ts';
 import { boolField, durationField, intField, stringField, stringListField, stringMapField } from '../auth/fields.ts';
@@ -178,10 +179,7 @@ function tokenTypeOf(requested: string | undefined, roleType: string | undefined
 }
 
 /** Role policy globs: `*` matches any run of characters. */
-function globMatches(glob: string, name: string): boolean {
-  const re = new RegExp(`^${glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
-  return re.test(name);
-}
+const globMatches = (glob: string, name: string): boolean => wildcardMatch(glob, name, '*');
 
 function choosePolicies(req: CreateTokenRequest, ctx: CreateContext): string[] {
   const { parent, role, isSudo } = ctx;
