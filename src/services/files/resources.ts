@@ -1,5 +1,6 @@
 // The wire shapes of Drive v2 resources, built from stored records for one caller.
 import { sql, type Kysely } from 'kysely';
+import { inList } from '../../core/db/in-list.ts';
 import { etagOf } from './domain/etag.ts';
 import { fileExtension, isFolder, isWorkspace } from './domain/mime.ts';
 import { atLeast, permissionIdForEmail, wireRole, type Role } from './domain/roles.ts';
@@ -31,7 +32,7 @@ export async function loadContexts(db: Kysely<any>, caller: Caller, files: FileR
     roles && ids.every((id) => roles.has(id)) ? roles : rolesOf(db, ids, caller.keys, now),
     listPermissions(db, ids),
     listProperties(db, ids),
-    ids.length ? sql<{ file_id: string; viewed_at: number }>`select file_id, viewed_at from files_views where file_id in (${sql.join(ids)}) and email = ${caller.email}`.execute(db).then((r) => r.rows) : [],
+    ids.length ? sql<{ file_id: string; viewed_at: number }>`select file_id, viewed_at from files_views where ${inList(db, 'file_id', ids)} and email = ${caller.email}`.execute(db).then((r) => r.rows) : [],
   ]);
   const out = new Map<string, FileContext>();
   for (const id of ids) {

@@ -1,6 +1,7 @@
 // Creating and changing files: insert (with or without content), update/patch, and the parent and label rules they
 // share. Every function runs inside a unit of work.
 import type { PreparedBlob } from '../../../core/blobs/index.ts';
+import { inList } from '../../../core/db/in-list.ts';
 import type { FilePatch } from '../domain/file-input.ts';
 import { isIdFormat, newFileId } from '../domain/ids.ts';
 import { DEFAULT_BINARY, FOLDER, isFolder, isWorkspace } from '../domain/mime.ts';
@@ -56,8 +57,7 @@ export async function createFile(u: Unit, patch: FilePatch, content: NewContent 
   }
   if (patch.properties) await setProperties(u, id, patch.properties);
   if (patch.lastViewedByMeDate !== undefined) await markViewed(u, id, patch.lastViewedByMeDate);
-  // An empty list makes `in ()`, which PostgreSQL refuses (a copy may be given `parents: []`).
-  const parentTrashed = parents.length > 0 && (await u.tx.selectFrom('files_files').select('id').where('id', 'in', parents).where('trashed', '=', 1).executeTakeFirst());
+  const parentTrashed = await u.tx.selectFrom('files_files').select('id').where(inList(u.tx, 'id', parents)).where('trashed', '=', 1).executeTakeFirst();
   if (parentTrashed || patch.trashed) await setTrashed(u, (await getFile(u.tx, id))!, true, patch.trashed === true);
   return (await getFile(u.tx, id))!;
 }

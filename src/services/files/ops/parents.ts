@@ -1,19 +1,28 @@
 // Placing a file in folders: the `root` alias, write access to each new parent, folders only, one drive, no cycles.
-import { badRequest, fileNotFound, invalidValue } from '../errors.ts';
+import { badRequest, fileNotFound, insufficientPermissions, invalidValue } from '../errors.ts';
 import { isFolder } from '../domain/mime.ts';
+import { atLeast } from '../domain/roles.ts';
 import type { Unit } from '../service.ts';
-import { isAncestor } from '../store/files.ts';
+import { rolesOf } from '../store/access.ts';
+import { getFiles, isAncestor } from '../store/files.ts';
 
-/** Checks the parents a file is given and answers the shared drive they are in (null for My Drive). */
+/**
+ * Checks the parents a file is given and answers the shared drive they are in (null for My Drive). The folders and
+ * the caller's roles on them are read in one query each, however many parents the request names; on PostgreSQL the
+ * folders stay locked (shared) until the commit, as `access` locks one.
+ */
 export async function checkParents(u: Unit, parents: string[], supportsAllDrives: boolean, fileId?: string): Promise<{ ids: string[]; driveId: string | null }> {
   const caller = u.caller!;
   const ids = [...new Set(parents.map((p) => u.svc.resolveId(caller, p)))];
+  const folders = await getFiles(u.tx, ids, u.svc.ctx.db.dialect === 'postgres' ? 'share' : undefined);
+  const roles = await rolesOf(u.tx, ids, caller.keys, u.svc.now());
   let driveId: string | null | undefined;
   for (const [i, id] of ids.entries()) {
-    const { file } = await u.svc.access(u.tx, caller, id, { need: 'writer', supportsAllDrives: true, readOnly: true }).catch((err) => {
-      if (err?.status === 404) throw fileNotFound(parents[i], 'parents');
-      throw err;
-    });
+    const file = folders.get(id);
+    const role = roles.get(id);
+    // What `access` answers: no file or no role is a 404 (named after the parents field), a weaker role a 403.
+    if (!file || !role) throw fileNotFound(parents[i], 'parents');
+    if (!atLeast(role, 'writer')) throw insufficientPermissions();
     if (file.driveId && !supportsAllDrives) throw fileNotFound(parents[i], 'parents');
     if (!isFolder(file.mimeType)) throw invalidValue('parents', `The parent ${parents[i]} is not a folder.`);
     if (driveId !== undefined && driveId !== file.driveId) throw badRequest('A file cannot have parents in different drives.', 'invalidParent');

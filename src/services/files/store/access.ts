@@ -1,6 +1,7 @@
 // Who may see a file: the strongest role any permission on the file or one of its ancestors gives the caller's
 // grantee keys (an expired permission gives nothing). Also who is told about a change (the audience).
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { inList } from '../../../core/db/in-list.ts';
 import { strongest, type Role } from '../domain/roles.ts';
 
 export async function rolesOf(db: Kysely<any>, fileIds: string[], keys: string[], now: number): Promise<Map<string, Role>> {
@@ -9,7 +10,7 @@ export async function rolesOf(db: Kysely<any>, fileIds: string[], keys: string[]
   // Every request runs this: written as SQL text, which costs a tenth of building it with the query builder.
   const { rows } = await sql<{ file_id: string; ancestor_id: string; role: string }>`select a.file_id, a.ancestor_id, p.role
     from files_ancestors a join files_permissions p on p.file_id = a.ancestor_id
-    where a.file_id in (${sql.join(fileIds)}) and p.grantee in (${sql.join(keys)}) and (p.expires_at is null or p.expires_at > ${now})`.execute(db);
+    where ${inList(db, 'a.file_id', fileIds)} and ${inList(db, 'p.grantee', keys)} and (p.expires_at is null or p.expires_at > ${now})`.execute(db);
   const byFile = new Map<string, string[]>();
   // Owning a folder makes one an editor of what is inside, not its owner.
   for (const r of rows) byFile.set(r.file_id, [...(byFile.get(r.file_id) ?? []), r.role === 'owner' && r.ancestor_id !== r.file_id ? 'writer' : r.role]);

@@ -1,5 +1,7 @@
 // Rows of files_files, their parents and the ancestor closure.
 import { sql, type Kysely } from 'kysely';
+import { bulkInsert } from '../../../core/db/bulk.ts';
+import { inList } from '../../../core/db/in-list.ts';
 
 export interface FileRecord {
   id: string;
@@ -116,9 +118,12 @@ export async function getFile(db: Kysely<any>, id: string, lock?: 'update' | 'sh
   return row ? toRecord(row) : undefined;
 }
 
-export async function getFiles(db: Kysely<any>, ids: string[]): Promise<Map<string, FileRecord>> {
+/** `lock: 'share'` (PostgreSQL, inside a unit of work) holds the rows as getFile does. Any number of ids. */
+export async function getFiles(db: Kysely<any>, ids: string[], lock?: 'share'): Promise<Map<string, FileRecord>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('files_files').selectAll().where('id', 'in', ids).execute();
+  let q = db.selectFrom('files_files').selectAll().where(inList(db, 'id', ids));
+  if (lock === 'share') q = q.forShare();
+  const rows = await q.execute();
   return new Map(rows.map((r) => [r.id as string, toRecord(r)]));
 }
 
@@ -136,7 +141,7 @@ export async function saveFile(tx: Kysely<any>, f: FileRecord): Promise<void> {
 export async function parentsOf(db: Kysely<any>, ids: string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return out;
-  const { rows } = await sql<{ file_id: string; parent_id: string }>`select file_id, parent_id from files_parents where file_id in (${sql.join(ids)}) order by parent_id`.execute(db);
+  const { rows } = await sql<{ file_id: string; parent_id: string }>`select file_id, parent_id from files_parents where ${inList(db, 'file_id', ids)} order by parent_id`.execute(db);
   for (const r of rows) out.get(r.file_id)!.push(r.parent_id);
   return out;
 }
@@ -145,7 +150,7 @@ export async function parentsOf(db: Kysely<any>, ids: string[]): Promise<Map<str
 export async function setParents(tx: Kysely<any>, fileId: string, parents: string[]): Promise<void> {
   await tx.deleteFrom('files_parents').where('file_id', '=', fileId).execute();
   const unique = [...new Set(parents)];
-  if (unique.length) await tx.insertInto('files_parents').values(unique.map((p) => ({ file_id: fileId, parent_id: p }))).execute();
+  await bulkInsert(tx, 'files_parents', ['file_id', 'parent_id'], unique.map((p) => [fileId, p]));
   await rebuildClosure(tx, fileId);
 }
 

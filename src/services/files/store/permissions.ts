@@ -1,5 +1,6 @@
 // Rows of files_permissions.
 import { sql, type Kysely } from 'kysely';
+import { inList } from '../../../core/db/in-list.ts';
 import type { GranteeType, Role } from '../domain/roles.ts';
 
 export interface PermissionRecord {
@@ -28,7 +29,7 @@ const toPermission = (r: any): PermissionRecord => ({
 
 export async function listPermissions(db: Kysely<any>, fileIds: string[]): Promise<PermissionRecord[]> {
   if (fileIds.length === 0) return [];
-  const { rows } = await sql`select * from files_permissions where file_id in (${sql.join(fileIds)}) order by file_id, created_at, id`.execute(db);
+  const { rows } = await sql`select * from files_permissions where ${inList(db, 'file_id', fileIds)} order by file_id, created_at, id`.execute(db);
   return rows.map(toPermission);
 }
 

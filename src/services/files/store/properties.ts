@@ -1,5 +1,6 @@
 // Rows of files_properties.
 import { sql, type Kysely } from 'kysely';
+import { inList } from '../../../core/db/in-list.ts';
 import type { PropertyInput, Visibility } from '../domain/properties.ts';
 
 export interface PropertyRecord extends PropertyInput {
@@ -11,7 +12,7 @@ const toProperty = (r: any): PropertyRecord => ({ fileId: r.file_id, key: r.key,
 
 export async function listProperties(db: Kysely<any>, fileIds: string[]): Promise<PropertyRecord[]> {
   if (fileIds.length === 0) return [];
-  const { rows } = await sql`select * from files_properties where file_id in (${sql.join(fileIds)}) order by ${sql.ref('key')}, visibility`.execute(db);
+  const { rows } = await sql`select * from files_properties where ${inList(db, 'file_id', fileIds)} order by ${sql.ref('key')}, visibility`.execute(db);
   return rows.map(toProperty);
 }
 
