@@ -1,5 +1,6 @@
 // Settlement batches: one row per merchant per closed business day, with its totals.
 import type { Kysely } from 'kysely';
+import { inList } from '../../../core/db/in-list.ts';
 
 export interface BatchRow {
   merchantid: number;
@@ -53,7 +54,7 @@ export class BatchStore {
     if (filter.merchantids.length === 0) return { items: [], total: 0 };
     const base = this.#db
       .selectFrom('payments_batches')
-      .where('merchantid', 'in', filter.merchantids)
+      .where(inList(this.#db, 'merchantid', filter.merchantids))
       .where('batch_date', '>=', filter.from)
       .where('batch_date', '<=', filter.until);
     let q = base.selectAll();
