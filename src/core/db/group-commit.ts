@@ -47,6 +47,11 @@ export interface GroupCommitOptions {
    * connection's own setting: FULL fsyncs inside COMMIT, blocking the event loop; NORMAL traded durability away).
    */
   makeDurable?: () => Promise<void>;
+  /**
+   * Runs after each batch is durable and its callers are answered, while the batch still holds the connection, so
+   * that no query of the process writes to the log meanwhile: the log's checkpoint. Its failure is only logged by it.
+   */
+  whileHeld?: () => Promise<void>;
 }
 
 // The statements around units, compiled once: they run for every unit of every batch.
@@ -63,6 +68,7 @@ const FULL_SYNC = CompiledQuery.raw('pragma synchronous = FULL');
 export class GroupCommitter {
   readonly #kysely: Kysely<any>;
   readonly #makeDurable: (() => Promise<void>) | undefined;
+  readonly #whileHeld: (() => Promise<void>) | undefined;
   #queue: Pending[] = [];
   #draining = false;
   #batches = 0;
@@ -71,6 +77,7 @@ export class GroupCommitter {
   constructor(kysely: Kysely<any>, options: GroupCommitOptions = {}) {
     this.#kysely = kysely;
     this.#makeDurable = options.makeDurable;
+    this.#whileHeld = options.whileHeld;
   }
 
   write<T>(fn: UnitOfWork<T>): Promise<T> {
@@ -127,12 +134,17 @@ export class GroupCommitter {
           if (this.#makeDurable) await conn.executeQuery(FULL_SYNC);
         }
         await this.#makeDurable?.();
+        this.#settle(batch, outcomes);
+        await this.#whileHeld?.();
       });
     } catch (error) {
       // BEGIN, the commit or the fsync failed (disk full, I/O error): nothing in the batch is known to be durable.
       for (const p of batch.length > 0 ? batch : this.#queue.splice(0, MAX_BATCH)) p.reject(error);
-      return;
     }
+  }
+
+  /** Answers the batch's callers: each gets its own unit's value or error. */
+  #settle(batch: Pending[], outcomes: Outcome[]): void {
     this.#batches += 1;
     this.#units += batch.length;
     batch.forEach((p, i) => {

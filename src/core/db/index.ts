@@ -11,6 +11,7 @@ import { LiteralLimitSqliteCompiler } from './literal-limit-compiler.ts';
 import { GroupCommitter, NestedWriteError, insideUnitOfWork, type UnitOfWork } from './group-commit.ts';
 import { SqliteReadPool } from './read-pool.ts';
 import { WalSync } from './wal-sync.ts';
+import { BACKSTOP_PAGES, WalCheckpointer } from './checkpointer.ts';
 
 export { NestedWriteError, type UnitOfWork } from './group-commit.ts';
 
@@ -32,6 +33,11 @@ export interface Database {
   heavyRead<R>(query: Compilable<R>): Promise<R[]>;
   /** V8 heap of each running read worker (SQLite), in bytes: memory outside the main thread's heap, for the soak. */
   readerHeaps(): Promise<Array<{ used: number; total: number }>>;
+  /**
+   * Copies the SQLite write-ahead log into the database file now, off the event loop (it also happens by itself a
+   * moment after writes). PostgreSQL: nothing to do.
+   */
+  checkpoint(): Promise<void>;
   /** Units of work committed and the commits that carried them (units / commits is the batching achieved). */
   writeStats(): { commits: number; units: number };
   /** The URL with any password removed, for logs and health. */
@@ -67,18 +73,25 @@ function openSqlite(path: string, options: OpenOptions): Database {
   const fsyncOffLoop = (options.synchronous ?? 'FULL') === 'FULL' && path !== ':memory:';
   handle.pragma('foreign_keys = ON');
   handle.pragma('busy_timeout = 5000');
+  // The log's checkpoints (a copy and two fsyncs) run on a worker thread; the connection's own is only a backstop.
+  const checkpointer = path === ':memory:' ? undefined : new WalCheckpointer(path);
+  if (checkpointer) handle.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   const kysely = new Kysely<any>({ dialect: new GuardedSqliteDialect({ database: withStatementCache(handle, options.statementCache ?? DEFAULT_STATEMENT_CACHE_BUDGET) }) });
   const wal = fsyncOffLoop ? new WalSync(`${path}-wal`) : undefined;
-  const committer = new GroupCommitter(kysely, { makeDurable: wal && (() => wal.sync()) });
+  const committer = new GroupCommitter(kysely, { makeDurable: wal && (() => wal.sync()), whileHeld: checkpointer && (() => checkpointer.checkpointIfDue()) });
   // An in-memory database is private to its connection: its long reads stay on the main thread.
   const readers = path === ':memory:' ? undefined : new SqliteReadPool(path);
   return wrap(kysely, 'sqlite', path, {
     write: (fn) => committer.write(fn),
+    checkpoint: async () => {
+      await checkpointer?.checkpoint();
+    },
     writeStats: () => committer.stats(),
     heavyRead: async (query) => (readers ? readers.run(query.compile()) : (await kysely.executeQuery(query.compile())).rows),
     readerHeaps: async () => (readers ? readers.heapStatistics() : []),
     close: async () => {
       await committer.idle();
+      await checkpointer?.close();
       await wal?.close();
       await readers?.close();
       await kysely.destroy();
@@ -191,6 +204,7 @@ async function openPostgres(rawUrl: string): Promise<Database> {
       },
       heavyRead: async (query) => (await kysely.executeQuery(query.compile())).rows,
       readerHeaps: async () => [],
+      checkpoint: async () => undefined,
       writeStats: () => ({ commits: written, units: written }),
       close: () => kysely.destroy(),
     },
@@ -206,7 +220,7 @@ function redact(url: URL): string {
 
 // `schema` pins the migration bookkeeping tables to the selected PostgreSQL schema: Kysely's existence check looks at
 // every schema, so without it a `<ns>_migrations_lock` in another schema (a parallel test) is taken for ours.
-type Paths = Pick<Database, 'write' | 'heavyRead' | 'readerHeaps' | 'writeStats' | 'close'>;
+type Paths = Pick<Database, 'write' | 'heavyRead' | 'readerHeaps' | 'writeStats' | 'close' | 'checkpoint'>;
 
 /**
  * Errors of a migration run that read the catalog while another client changed it: 3F000 (a schema dropped under the
