@@ -69,6 +69,9 @@ for (const database of DATABASES) {
         [{ ...T, nonsense: true }],
         [{ ...T, recurrence: ['RRULE:FREQ=DAILY'] }],
         [{ ...T, start: { ...T.start, timeZone: 'UTC' }, end: T.end, recurrence: ['RRULE:FREQ=NEVER'] }],
+        // Calendar repeats by the day at the finest, at most 24 times a day.
+        [{ ...T, start: { ...T.start, timeZone: 'UTC' }, end: T.end, recurrence: ['RRULE:FREQ=SECONDLY'] }],
+        [{ ...T, start: { ...T.start, timeZone: 'UTC' }, end: T.end, recurrence: [`RRULE:FREQ=DAILY;BYMINUTE=${Array.from({ length: 60 }, (_, i) => i).join(',')}`] }],
         [{ ...T, reminders: { useDefault: false, overrides: Array.from({ length: 6 }, () => ({ method: 'popup', minutes: 10 })) } }],
         [{ ...T, reminders: { useDefault: false, overrides: [{ method: 'popup', minutes: 40321 }] } }],
         [{ ...T, reminders: { useDefault: false, overrides: [{ method: 'sms', minutes: 10 }] } }],

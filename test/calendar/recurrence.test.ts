@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { checkRecurrence, Series } from '../../src/services/calendar/domain/recurrence.ts';
+import { checkRecurrence, MAX_EXPANDED, Series } from '../../src/services/calendar/domain/recurrence.ts';
 import { instanceStamp } from '../../src/services/calendar/domain/times.ts';
 import { fromWall, toWall } from '../../src/services/calendar/domain/zone.ts';
 
@@ -84,6 +84,30 @@ describe('recurrence expansion in three time zones across DST', () => {
       assert.throws(() => checkRecurrence(bad), (e: any) => e.status === 400, JSON.stringify(bad));
     }
     assert.deepEqual(checkRecurrence(['RRULE:FREQ=WEEKLY;BYDAY=MO,WE;INTERVAL=2', 'EXDATE;VALUE=DATE:20260105', 'RDATE;TZID=Europe/Paris:20260110T090000']).length, 3);
+  });
+
+  it('repeats by the day at the finest, with at most 24 occurrences a day', () => {
+    const hours = Array.from({ length: 24 }, (_, i) => i).join(',');
+    const minutes = Array.from({ length: 60 }, (_, i) => i).join(',');
+    for (const bad of ['RRULE:FREQ=HOURLY', 'RRULE:FREQ=MINUTELY;COUNT=5', 'RRULE:FREQ=SECONDLY', 'EXRULE:FREQ=SECONDLY', `RRULE:FREQ=DAILY;BYHOUR=${hours};BYMINUTE=0,30`, `RRULE:FREQ=DAILY;BYMINUTE=${minutes}`, `RRULE:FREQ=WEEKLY;BYHOUR=9;BYMINUTE=${minutes};BYSECOND=0,1`]) {
+      const lines = bad.startsWith('EXRULE') ? ['RRULE:FREQ=DAILY', bad] : [bad];
+      assert.throws(() => checkRecurrence(lines), (e: any) => e.status === 400 && /Invalid recurrence rule/.test(e.message), bad);
+    }
+    assert.equal(checkRecurrence([`RRULE:FREQ=DAILY;BYHOUR=${hours}`]).length, 1);
+    assert.equal(checkRecurrence(['RRULE:FREQ=DAILY;BYHOUR=9,17;BYMINUTE=0,15,30,45;BYSECOND=0,30']).length, 1);
+  });
+
+  it('expands a far window of a series from near it, and a dense series stored earlier within a bound', () => {
+    // 24 a day for ten years: the window in 2035 is found without walking the years before it.
+    const hourly = new Series([`RRULE:FREQ=DAILY;BYHOUR=${Array.from({ length: 24 }, (_, i) => i).join(',')}`], { dateTime: '2026-01-01T00:00:00Z', timeZone: 'UTC' }, { dateTime: '2026-01-01T00:30:00Z', timeZone: 'UTC' }, 'UTC');
+    assert.equal(hourly.after(Date.parse('2035-06-01T00:00:00Z'), 3, 'UTC').map((o) => new Date(o.startMs).toISOString()).join(' '), '2035-06-01T01:00:00.000Z 2035-06-01T02:00:00.000Z 2035-06-01T03:00:00.000Z');
+    assert.ok(hourly.has(Date.parse('2035-06-01T05:00:00Z'), 'UTC'));
+    // A rule this service refuses now, as a series created before might hold it: an expansion returns at most
+    // MAX_EXPANDED occurrences (before the bound, a request for its instances ran for minutes).
+    const dense = new Series(['RRULE:FREQ=SECONDLY'], { dateTime: '2026-01-01T00:00:00Z', timeZone: 'UTC' }, { dateTime: '2026-01-01T00:00:01Z', timeZone: 'UTC' }, 'UTC');
+    assert.equal(dense.after(Date.parse('2026-07-01T00:00:00Z'), 2, 'UTC').map((o) => new Date(o.startMs).toISOString()).join(' '), '2026-07-01T00:00:01.000Z 2026-07-01T00:00:02.000Z');
+    // A month of it is 2.6 million occurrences; at most MAX_EXPANDED are made (which may fall before the window).
+    assert.ok(dense.between(Date.parse('2026-03-01T00:00:00Z'), Date.parse('2026-04-01T00:00:00Z'), 'UTC', false).length <= MAX_EXPANDED);
   });
 });
 

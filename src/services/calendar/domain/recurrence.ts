@@ -20,7 +20,14 @@ const SERIES_BASE_BYTES = 2_048;
 const OCCURRENCE_BYTES = 320;
 
 const RULE_KEYS = new Set(['FREQ', 'UNTIL', 'COUNT', 'INTERVAL', 'BYSECOND', 'BYMINUTE', 'BYHOUR', 'BYDAY', 'BYMONTHDAY', 'BYYEARDAY', 'BYWEEKNO', 'BYMONTH', 'BYSETPOS', 'WKST']);
-const FREQS = new Set(['YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY', 'HOURLY', 'MINUTELY', 'SECONDLY']);
+/**
+ * Calendar repeats an event by the day at the finest (it does not run HOURLY, MINUTELY or SECONDLY rules). Within a
+ * day, BYHOUR × BYMINUTE × BYSECOND may place at most MAX_PER_DAY occurrences: without a bound, a rule of a few
+ * hundred characters made 86,400 a day, and expanding one request's window held every service for minutes.
+ */
+const FREQS = new Set(['YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY']);
+export const MAX_PER_DAY = 24;
+const WITHIN_DAY = ['BYHOUR', 'BYMINUTE', 'BYSECOND'];
 const DAY = '(?:MO|TU|WE|TH|FR|SA|SU)';
 const INT_LIST = /^[+-]?\d{1,3}(?:,[+-]?\d{1,3})*$/;
 const RULE_VALUES: Record<string, RegExp> = {
@@ -55,15 +62,17 @@ export function checkRecurrence(raw: unknown): string[] {
 }
 
 function checkRuleText(text: string, line: string): void {
-  const seen = new Set<string>();
+  const values = new Map<string, string>();
   for (const part of text.split(';')) {
     const [key, value, ...rest] = part.split('=');
-    if (rest.length > 0 || !value || !RULE_KEYS.has(key) || seen.has(key)) throw invalidRule(line);
-    seen.add(key);
+    if (rest.length > 0 || !value || !RULE_KEYS.has(key) || values.has(key)) throw invalidRule(line);
+    values.set(key, value);
     const pattern = RULE_VALUES[key];
     if (key === 'FREQ' ? !FREQS.has(value) : pattern ? !pattern.test(value) : !INT_LIST.test(value)) throw invalidRule(line);
   }
-  if (!seen.has('FREQ') || (seen.has('COUNT') && seen.has('UNTIL'))) throw invalidRule(line);
+  if (!values.has('FREQ') || (values.has('COUNT') && values.has('UNTIL'))) throw invalidRule(line);
+  const perDay = WITHIN_DAY.reduce((n, key) => n * new Set(values.get(key)?.split(',') ?? ['']).size, 1);
+  if (perDay > MAX_PER_DAY) throw invalidRule(line);
   try {
     RRule.parseString(text);
   } catch {
@@ -122,6 +131,28 @@ interface Expansion {
 
 /** The first piece of a window expanded lazily; each further piece is twice as long. */
 const FIRST_STEP_MS = 2 * DAY_MS;
+/**
+ * Occurrences one expansion returns at most. New rules make at most MAX_PER_DAY a day; a denser series stored before
+ * that rule existed still costs a request no more than this.
+ */
+export const MAX_EXPANDED = 100_000;
+
+const FIXED_PERIODS = new Map<number, number>([
+  [RRule.WEEKLY, 7 * DAY_MS],
+  [RRule.DAILY, DAY_MS],
+  [RRule.HOURLY, 3_600_000],
+  [RRule.MINUTELY, 60_000],
+  [RRule.SECONDLY, 1_000],
+]);
+
+/** The fixed period of a rule (interval included), or 0 for the calendar-based frequencies (monthly, yearly). */
+function periodOf(o: Partial<RRuleOptions>): number {
+  const unit = FIXED_PERIODS.get(o.freq!) ?? 0;
+  return unit * (o.interval ?? 1);
+}
+
+/** Stops an rrule expansion after MAX_EXPANDED occurrences. */
+const capped = (_: Date, i: number) => i < MAX_EXPANDED;
 
 export interface Occurrence {
   /** The instance's original start (also its start unless an exception moved it). */
@@ -190,15 +221,14 @@ export class Series {
   }
 
   /**
-   * The rule set; with `fromWall`, rules whose occurrences repeat with a fixed period (DAILY, WEEKLY without COUNT or
-   * BYSETPOS) start from a whole number of periods before it, so expansion skips the history before a window.
+   * The rule set; with `fromWall`, rules whose occurrences repeat with a fixed period (WEEKLY down to SECONDLY, without
+   * COUNT or BYSETPOS) start from a whole number of periods before it, so expansion skips the history before a window.
    */
   #build(fromWall?: number): InstanceType<typeof RRuleSet> {
     const set = new RRuleSet();
     const shifted = (o: Partial<RRuleOptions>) => {
-      const period = o.freq === RRule.DAILY ? DAY_MS : o.freq === RRule.WEEKLY ? 7 * DAY_MS : 0;
-      if (fromWall === undefined || !period || o.count != null || o.bysetpos != null) return new RRule(o);
-      const step = period * (o.interval ?? 1);
+      const step = periodOf(o);
+      if (fromWall === undefined || !step || o.count != null || o.bysetpos != null) return new RRule(o);
       const skip = Math.floor((fromWall - o.dtstart!.getTime()) / step) - 1;
       return new RRule(skip > 0 ? { ...o, dtstart: new Date(o.dtstart!.getTime() + skip * step) } : o);
     };
@@ -316,7 +346,7 @@ export class Series {
     const hi = new Date(Math.min(8.64e15, toMs + 2 * DAY_MS));
     if (hi.getTime() < lo.getTime()) return [];
     return set
-      .between(lo, hi, true)
+      .between(lo, hi, true, capped)
       .map((d) => this.#occurrence(d, calendarZone))
       .filter((o) => o.startMs < toMs && o.endMs > fromMs && o.startMs >= startMin);
   }
@@ -325,10 +355,13 @@ export class Series {
   after(afterMs: number, limit: number, calendarZone: string): Occurrence[] {
     const out: Occurrence[] = [];
     let cursor = new Date(Math.max(this.#startWall - 2 * DAY_MS, afterMs - 2 * DAY_MS));
+    // Searched from a rule set moved next to the cursor: the periods before it are not walked through again.
+    const span = 400 * DAY_MS;
+    const set = cursor.getTime() - this.#startWall > 60 * DAY_MS ? this.#build(cursor.getTime()) : this.#set;
     while (out.length < limit) {
-      const batch = this.#set.between(cursor, new Date(cursor.getTime() + 400 * DAY_MS), true);
+      const batch = set.between(cursor, new Date(cursor.getTime() + span), true, capped);
       if (batch.length === 0) {
-        const next = this.#set.after(new Date(cursor.getTime() + 400 * DAY_MS), true);
+        const next = set.after(new Date(cursor.getTime() + span), true);
         if (!next) break;
         cursor = new Date(next.getTime() - 1);
         continue;
