@@ -49,7 +49,7 @@ export interface GroupCommitOptions {
   makeDurable?: () => Promise<void>;
   /**
    * Runs after each batch is durable and its callers are answered, while the batch still holds the connection, so
-   * that no query of the process writes to the log meanwhile: the log's checkpoint. Its failure is only logged by it.
+   * that no query of the process writes to the log meanwhile: the log's checkpoint. It must not throw.
    */
   whileHeld?: () => Promise<void>;
 }
