@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { parseStackTrace, type TraceLanguage } from '../../src/services/errorreporting/domain/stack-trace.ts';
+import { jsFrame, parseStackTrace, phpFrame, rubyFirst, rubyFrame, type TraceLanguage } from '../../src/services/errorreporting/domain/stack-trace.ts';
 
 const EXAMPLES: Array<{ language: TraceLanguage; type: string; top: string; text: string }> = [
   {
@@ -181,5 +181,80 @@ describe('stack-trace parsers: properties', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+// The frame lines the parsers once read with backtracking expressions: each took seconds on a line of a few hundred
+// kilobytes (and a message of 1 MiB is accepted). The scanners that replaced them must read every line as the
+// expressions did, and a megabyte of the worst lines must still be parsed.
+const JS_FRAME = /^\s+at\s+(?:async\s+)?(?:(new\s+)?(.+?)\s+\((.+?)\)|(.+?))\s*$/;
+const JS_LOCATION = /^(?:.+):\d+:\d+$|^native$|^<anonymous>$|^index \d+$/;
+const RUBY_FRAME = /^\s*(?:from\s+)?(\S.*?\.rb|\(\w+\)):\d+:in\s+[`'](.+?)'\s*$/;
+const RUBY_FIRST = /^\s*(\S.*?\.rb):\d+:in\s+[`'](.+?)':\s.*\(([A-Z][\w:]*)\)\s*$/;
+const PHP_FRAME = /^#\d+\s+(?:(.+?)\(\d+\):\s+([^\s(]+)\(.*\)|\[internal function\]:\s+([^\s(]+)\(.*\)|\{main\})\s*$/;
+
+const lineOf = (prefixes: string[], tokens: string[]) =>
+  fc.tuple(fc.constantFrom(...prefixes), fc.array(fc.constantFrom(...tokens), { maxLength: 14 })).map(([p, t]) => p + t.join(''));
+
+describe('stack-trace parsers: frame lines read in linear time', () => {
+  it('reads V8 frame lines as the frame expression does', () => {
+    const tokens = [' ', '  ', '\t', 'at', 'async ', 'new ', '(', ')', '((', 'a', 'x.js', ':1', ':22', 'native', '<anonymous>', 'index 0', '.'];
+    fc.assert(
+      fc.property(lineOf(['    at ', ' at', '\tat async ', 'at ', '  at new ', ''], tokens), (line) => {
+        const m = JS_FRAME.exec(line);
+        const expected = m && JS_LOCATION.test(m[3] ?? m[4]) ? { name: m[2] ? `${m[1] ?? ''}${m[2]}` : undefined, location: m[3] ?? m[4] } : undefined;
+        const got = jsFrame(line);
+        assert.deepEqual(got && JS_LOCATION.test(got.location) ? { name: got.name, location: got.location } : undefined, expected, JSON.stringify(line));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reads Ruby backtrace lines and first lines as the expressions do', () => {
+    const tokens = [' ', '  ', 'from ', 'a', '.rb', '.r', ':1', ':in ', ':in', '`', "'", "':", ': ', ':', '(', ')', '(eval)', 'E', 'Err::X', '<main>', 'x'];
+    fc.assert(
+      fc.property(lineOf(['', '  ', 'from ', '\tfrom /a.rb', 'a.rb:1:in `', '/app/x.rb:3:in '], tokens), (line) => {
+        const frame = RUBY_FRAME.exec(line);
+        assert.deepEqual(rubyFrame(line), frame ? { file: frame[1], method: frame[2] } : undefined, JSON.stringify(line));
+        const first = RUBY_FIRST.exec(line);
+        assert.deepEqual(rubyFirst(line), first ? { method: first[2], exceptionType: first[3] } : undefined, JSON.stringify(line));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reads PHP trace lines as the frame expression does', () => {
+    const tokens = [' ', '  ', 'a', '/x.php', '(', ')', '1', '(1)', '): ', ':', ': ', '[internal function]', '{main}', 'f', 'f(', '#1'];
+    fc.assert(
+      fc.property(lineOf(['#0 ', '#12  ', '#3', '#0 /a.php(1): ', '#1 [internal function]: ', ''], tokens), (raw) => {
+        const line = raw.trim();
+        const m = PHP_FRAME.exec(line);
+        assert.equal(phpFrame(line), m ? (m[2] ?? m[3] ?? '{main}') : undefined, JSON.stringify(line));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('parses a megabyte of the lines that made the expressions backtrack', () => {
+    const js = 'TypeError: x\n    at a' + ' ('.repeat(250_000) + 'x';
+    assert.equal(parseStackTrace(js), undefined);
+    const jsLong = 'TypeError: x\n    at a' + ' ('.repeat(250_000) + ' (/app/x.js:1:2)';
+    // the name ends at the first ` (`, as the expression's lazy name did
+    assert.deepEqual(parseStackTrace(jsLong)?.frames, ['a']);
+    const rubyFirstLine = 'a.rb:1:in `'.repeat(90_000);
+    assert.equal(parseStackTrace(rubyFirstLine), undefined);
+    const rubyFrames = 'NoMethodError: x\nfrom ' + '.rb:1:in `'.repeat(100_000);
+    assert.equal(parseStackTrace(rubyFrames), undefined);
+    const phpFrames = 'PHP Fatal error: x\nStack trace:\n#0 ' + 'a(1): b('.repeat(125_000);
+    assert.deepEqual(parseStackTrace(phpFrames), undefined);
+  });
+
+  it('looks for a PHP trace once, not once per logged line', () => {
+    // 70,000 prefix lines, none with a location: each once looked through every later line for `Stack trace:`
+    const notices = 'PHP Notice: x\n'.repeat(70_000);
+    assert.equal(parseStackTrace(notices), undefined);
+    const last = notices + 'PHP Fatal error:  Uncaught Exception: boom in /var/www/index.php:3\nStack trace:\n#0 /var/www/index.php(10): foo()\n#1 {main}';
+    // every prefix line reads the trace that follows it: the first one wins
+    assert.deepEqual(parseStackTrace(last), { language: 'php', exceptionType: 'Notice', frames: ['foo', '{main}'] });
   });
 });

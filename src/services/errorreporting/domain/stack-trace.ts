@@ -1,5 +1,9 @@
 // Recognises the stack-trace formats Error Reporting accepts in `message` and extracts what grouping needs:
 // the exception type and the frames, innermost first. Each parser is strict enough that free text is not a trace.
+// A message may be a megabyte long, so every line is read in time linear in its length: the frame formats whose
+// regular expressions would backtrack (a lazy name before a lazy location, `.rb` files, PHP's `file(line)`) are read
+// by the scanners below instead (a line of 100,000 ` (` held the event loop for seconds), and no parser rescans the
+// message for each line it looks at.
 
 export type TraceLanguage = 'javascript' | 'python' | 'java' | 'csharp' | 'go' | 'ruby' | 'php';
 
@@ -28,7 +32,7 @@ export function parseStackTrace(message: string): ParsedTrace | undefined {
 //     at fn (/app/file.js:10:5)
 //     at /app/file.js:3:1
 const JS_HEADER = /^\s*(?:Uncaught\s+)?([A-Za-z_$][\w$.]*)(?::\s?.*)?$/;
-const JS_FRAME = /^\s+at\s+(?:async\s+)?(?:(new\s+)?(.+?)\s+\((.+?)\)|(.+?))\s*$/;
+const JS_FRAME_PREFIX = /^\s+at\s+(?:async\s+)?/;
 const JS_LOCATION = /^(?:.+):\d+:\d+$|^native$|^<anonymous>$|^index \d+$/;
 
 const parseJavaScript: Parser = (lines) => {
@@ -37,16 +41,36 @@ const parseJavaScript: Parser = (lines) => {
     if (!header || /^\s+at\s/.test(lines[i])) continue;
     const frames: string[] = [];
     for (let j = i + 1; j < lines.length; j++) {
-      const m = JS_FRAME.exec(lines[j]);
-      if (!m) break;
-      const location = m[3] ?? m[4];
-      if (!JS_LOCATION.test(location)) break;
-      frames.push(m[2] ? `${m[1] ?? ''}${m[2]}` : stripPosition(location));
+      const m = jsFrame(lines[j]);
+      if (!m || !JS_LOCATION.test(m.location)) break;
+      frames.push(m.name ?? stripPosition(m.location));
     }
     if (frames.length > 0) return { language: 'javascript', exceptionType: header[1], frames };
   }
   return undefined;
 };
+
+/**
+ * A V8 frame line, `at name (location)` or `at location`: what `^\s+at\s+(?:async\s+)?(?:(new\s+)?(.+?)\s+\((.+?)\)|(.+?))\s*$`
+ * captures, read in one pass. The name ends before the first run of white space that is followed by `(` when the line
+ * ends with `)` and something stands between them.
+ */
+export function jsFrame(line: string): { name?: string; location: string } | undefined {
+  const prefix = JS_FRAME_PREFIX.exec(line);
+  if (!prefix) return undefined;
+  const rest = line.slice(prefix[0].length).trimEnd();
+  if (rest === '' || hasLineSeparator(rest)) return undefined;
+  if (rest.endsWith(')')) {
+    for (let i = 1; i < rest.length; i++) {
+      if (!isSpace(rest[i])) continue;
+      let j = i;
+      while (j < rest.length && isSpace(rest[j])) j++;
+      if (rest[j] === '(' && j + 1 < rest.length - 1) return { name: rest.slice(0, i), location: rest.slice(j + 1, -1) };
+      i = j;
+    }
+  }
+  return { location: rest };
+}
 
 // ---- Java (`printStackTrace()`) -------------------------------------------------------------------------------------
 // java.lang.IllegalStateException: boom
@@ -149,25 +173,87 @@ const parseGo: Parser = (lines) => {
 // /app/foo.rb:10:in `bar': undefined method `x' for nil:NilClass (NoMethodError)
 // 	from /app/foo.rb:5:in `<main>'
 // or a header `NoMethodError: message` followed by `from file:line:in 'method'` lines.
-const RUBY_FRAME = /^\s*(?:from\s+)?(\S.*?\.rb|\(\w+\)):\d+:in\s+[`'](.+?)'\s*$/;
-const RUBY_FIRST = /^\s*(\S.*?\.rb):\d+:in\s+[`'](.+?)':\s.*\(([A-Z][\w:]*)\)\s*$/;
+// RUBY_FRAME: ^\s*(?:from\s+)?(\S.*?\.rb|\(\w+\)):\d+:in\s+[`'](.+?)'\s*$
+// RUBY_FIRST: ^\s*(\S.*?\.rb):\d+:in\s+[`'](.+?)':\s.*\(([A-Z][\w:]*)\)\s*$
+// Both are read by rubyFrame/rubyFirst below: a lazy file name before a lazy method name backtracks.
+const RUBY_POSITION = /:\d+:in\s+[`']/y;
+const RUBY_EVAL = /\(\w+\)/y;
+const RUBY_FROM = /from\s+/y;
+const RUBY_CLASS = /^[A-Z][\w:]*$/;
 const RUBY_HEADER = /^\s*([A-Z][\w:]*)(?::\s.*|\s+\(.*\):?)?\s*$/;
 
 const parseRuby: Parser = (lines) => {
   for (let i = 0; i < lines.length; i++) {
-    const first = RUBY_FIRST.exec(lines[i]);
+    const first = rubyFirst(lines[i]);
     const header = first ? undefined : RUBY_HEADER.exec(lines[i]);
     if (!first && !header) continue;
-    const frames: string[] = first ? [first[2]] : [];
+    const frames: string[] = first ? [first.method] : [];
     for (let j = i + 1; j < lines.length; j++) {
-      const m = RUBY_FRAME.exec(lines[j]);
+      const m = rubyFrame(lines[j]);
       if (!m) break;
-      frames.push(m[2] === '<main>' ? m[1] : m[2]);
+      frames.push(m.method === '<main>' ? m.file : m.method);
     }
-    if (frames.length > 0) return { language: 'ruby', exceptionType: first ? first[3] : header![1], frames };
+    if (frames.length > 0) return { language: 'ruby', exceptionType: first ? first.exceptionType : header![1], frames };
   }
   return undefined;
 };
+
+/**
+ * The first `file.rb` of `text` from `start` (a non-space character, then anything, then `.rb`, shortest first) that
+ * `:line:in` and a quote follow: the file and where the method name starts. The position parts of two candidates never
+ * overlap, so the whole scan is linear.
+ */
+function rubyPosition(text: string, start: number): { file: string; method: number } | undefined {
+  if (start >= text.length || isSpace(text[start])) return undefined;
+  for (let at = text.indexOf('.rb', start + 1); at >= 0; at = text.indexOf('.rb', at + 1)) {
+    RUBY_POSITION.lastIndex = at + 3;
+    if (RUBY_POSITION.test(text)) return { file: text.slice(start, at + 3), method: RUBY_POSITION.lastIndex };
+  }
+  return undefined;
+}
+
+/** A backtrace line, `[from ]file.rb:10:in 'method'` (RUBY_FRAME above). */
+export function rubyFrame(line: string): { file: string; method: string } | undefined {
+  const text = line.trimEnd();
+  if (hasLineSeparator(text) || !text.endsWith("'")) return undefined;
+  const start = line.length - line.trimStart().length;
+  RUBY_FROM.lastIndex = start;
+  const from = RUBY_FROM.exec(text);
+  // the expression's order: after `from ` a `.rb` file, then `(eval)`; then the same with `from` read as the file's start
+  const starts = from ? [start + from[0].length, start] : [start];
+  for (const at of starts) {
+    for (const found of [rubyPosition(text, at), rubyEval(text, at)]) {
+      // the method: everything between the quote and the line's last `'`, at least one character
+      if (found && found.method < text.length - 1) return { file: found.file, method: text.slice(found.method, -1) };
+    }
+  }
+  return undefined;
+}
+
+/** `(eval):1:in 'method'`: the file alternative of RUBY_FRAME. */
+function rubyEval(text: string, start: number): { file: string; method: number } | undefined {
+  RUBY_EVAL.lastIndex = start;
+  if (!RUBY_EVAL.test(text)) return undefined;
+  const end = RUBY_EVAL.lastIndex;
+  RUBY_POSITION.lastIndex = end;
+  return RUBY_POSITION.test(text) ? { file: text.slice(start, end), method: RUBY_POSITION.lastIndex } : undefined;
+}
+
+/** The first line of `full_message`, `file.rb:10:in 'method': message (Class)` (RUBY_FIRST above). */
+export function rubyFirst(line: string): { method: string; exceptionType: string } | undefined {
+  const text = line.trimEnd();
+  if (hasLineSeparator(text) || !text.endsWith(')')) return undefined;
+  const open = text.lastIndexOf('(');
+  const exceptionType = text.slice(open + 1, -1);
+  if (open < 0 || !RUBY_CLASS.test(exceptionType)) return undefined;
+  const found = rubyPosition(text, line.length - line.trimStart().length);
+  if (!found) return undefined;
+  // the method ends at the first `':` and a space after at least one character; the message runs up to the `(`
+  for (let end = text.indexOf("':", found.method + 1); end >= 0 && end + 3 <= open; end = text.indexOf("':", end + 1)) {
+    if (isSpace(text[end + 2])) return { method: text.slice(found.method, end), exceptionType };
+  }
+  return undefined;
+}
 
 // ---- PHP (log lines with their prefixes) ----------------------------------------------------------------------------
 // PHP Fatal error:  Uncaught Exception: boom in /var/www/index.php:3
@@ -175,22 +261,37 @@ const parseRuby: Parser = (lines) => {
 // #0 /var/www/index.php(10): foo()
 // #1 {main}
 const PHP_PREFIX = /^\s*PHP (Notice|Parse error|Fatal error|Warning):\s+(.*)$/;
-const PHP_FRAME = /^#\d+\s+(?:(.+?)\(\d+\):\s+([^\s(]+)\(.*\)|\[internal function\]:\s+([^\s(]+)\(.*\)|\{main\})\s*$/;
+// PHP_FRAME: ^#\d+\s+(?:(.+?)\(\d+\):\s+([^\s(]+)\(.*\)|\[internal function\]:\s+([^\s(]+)\(.*\)|\{main\})\s*$, read by phpFrame
+const PHP_FRAME_NUMBER = /^#\d+\s/;
+const PHP_CALL = /\(\d+\):\s+([^\s(]+)\(/y;
+const PHP_INTERNAL = /^\[internal function\]:\s+([^\s(]+)\(/;
 const PHP_LOCATION = /\sin\s+(\S+?)(?:\s+on\s+line\s+\d+|:\d+)\s*$/;
 
 const parsePhp: Parser = (lines) => {
+  // the next `Stack trace:` line after each prefix line, found by one forward scan
+  let traceStart = -1;
+  let tracesFrom = 0;
   for (let i = 0; i < lines.length; i++) {
     const prefix = PHP_PREFIX.exec(lines[i]);
     if (!prefix) continue;
     const uncaught = /^Uncaught\s+([A-Za-z_\\][\w\\]*)/.exec(prefix[2]);
     const exceptionType = uncaught ? uncaught[1] : prefix[1];
     const frames: string[] = [];
-    const traceStart = lines.findIndex((l, k) => k > i && l.trim() === 'Stack trace:');
+    if (traceStart <= i) {
+      traceStart = -1;
+      for (let k = Math.max(i + 1, tracesFrom); k < lines.length; k++) {
+        if (lines[k].trim() === 'Stack trace:') {
+          traceStart = k;
+          break;
+        }
+      }
+      tracesFrom = traceStart < 0 ? lines.length : traceStart;
+    }
     if (traceStart > 0) {
       for (let j = traceStart + 1; j < lines.length; j++) {
-        const m = PHP_FRAME.exec(lines[j].trim());
-        if (!m) break;
-        frames.push(m[2] ?? m[3] ?? '{main}');
+        const name = phpFrame(lines[j].trim());
+        if (name === undefined) break;
+        frames.push(name);
       }
     }
     if (frames.length === 0) {
@@ -201,6 +302,37 @@ const parsePhp: Parser = (lines) => {
   }
   return undefined;
 };
+
+/** A trimmed PHP trace line, `#0 file(10): fn(args)`, `#1 [internal function]: fn(args)` or `#2 {main}`: the name. */
+export function phpFrame(line: string): string | undefined {
+  const number = PHP_FRAME_NUMBER.exec(line);
+  if (!number || hasLineSeparator(line)) return undefined;
+  let start = number[0].length;
+  while (start < line.length && isSpace(line[start])) start++;
+  // the call must end the line: `fn(` then anything then `)`
+  const closes = (end: number) => end < line.length && line.endsWith(')');
+  // the file is the shortest text (one character at least) followed by `(line): fn(`
+  for (let at = line.indexOf('(', start + 1); at >= 0; at = line.indexOf('(', at + 1)) {
+    PHP_CALL.lastIndex = at;
+    const call = PHP_CALL.exec(line);
+    if (call && closes(PHP_CALL.lastIndex)) return call[1];
+  }
+  const rest = line.slice(start);
+  const internal = PHP_INTERNAL.exec(rest);
+  if (internal && closes(start + internal[0].length)) return internal[1];
+  if (rest === '{main}') return '{main}';
+  // white space after the number may also begin the file
+  if (start > number[0].length && line[start] === '(') {
+    PHP_CALL.lastIndex = start;
+    const call = PHP_CALL.exec(line);
+    if (call && closes(PHP_CALL.lastIndex)) return call[1];
+  }
+  return undefined;
+}
+
+const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
+/** U+2028 and U+2029: white space to `\s` but no character to `.`, so the frame expressions never matched across them. */
+const hasLineSeparator = (text: string) => /[\u2028\u2029]/.test(text);
 
 const stripPosition = (location: string) => location.replace(/:\d+:\d+$/, '');
 
