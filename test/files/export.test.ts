@@ -70,6 +70,13 @@ describe('importDocument from text/html', () => {
     assert.deepEqual(html('<h1><span>a</span><p>inside</p></h1>'), [{ style: 'HEADING_1', text: 'a' }, { style: 'HEADING_1', text: 'inside' }]);
   });
 
+  it('reads a start tag left open over a long run of letters as text', () => {
+    // Each shorter tag name was once tried in turn against the rest of the run: quadratic, minutes for this upload.
+    const run = 'b'.repeat(300_000);
+    assert.deepEqual(html(`<p>x</p><a${run}`), ['x', `<a${run}`].map(normal));
+    assert.deepEqual(html(`<p>x</p><a${run} <i>y</i>`), ['x', `<a${run} y`].map(normal));
+  });
+
   it('decodes character references', () => {
     assert.deepEqual(html('<p>&lt;tag&gt; &amp; &quot;q&quot; &#39;s&#39; &#x1F600; &#233;&nbsp;&copy; &unknown; &#0;</p>'), [normal('<tag> & "q" \'s\' \u{1F600} \u00e9\u00a0\u00a9 &unknown; \ufffd')]);
     assert.equal(decodeEntities('&#xD800;&#1114112;&AMP;'), '\ufffd\ufffd&AMP;');

@@ -228,7 +228,9 @@ class HtmlImport {
   private skipNewline = false;
 
   constructor(html: string) {
-    const markup = /<!--[\s\S]*?(?:-->|$)|<[!?][^>]*>?|<\/([A-Za-z][A-Za-z0-9-]*)[^>]*>?|<([A-Za-z][A-Za-z0-9-]*)((?:[^<>"']|"[^"]*"|'[^']*')*)>/g;
+    // The lookahead after a start tag's name keeps the name whole: without it, a `<` followed by a long run of
+    // letters and no `>` was retried with every shorter name, the attributes taking the rest (quadratic time).
+    const markup = /<!--[\s\S]*?(?:-->|$)|<[!?][^>]*>?|<\/([A-Za-z][A-Za-z0-9-]*)[^>]*>?|<([A-Za-z][A-Za-z0-9-]*)(?![A-Za-z0-9-])((?:[^<>"']|"[^"]*"|'[^']*')*)>/g;
     let at = 0;
     for (let match = markup.exec(html); match !== null; match = markup.exec(html)) {
       this.text(html.slice(at, match.index));
