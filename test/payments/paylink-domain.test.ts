@@ -159,6 +159,18 @@ describe('changes paging', () => {
     assert.equal((parseChangesPage({ nextToken: encodeNextToken(17, 'q', true) }, 'q') as any).field, 'nextToken');
     assert.equal(parseOrderBy(' -p.id ')?.descending, true);
   });
+
+  it('reads the direction word at the end of any orderBy in one look', () => {
+    assert.deepEqual(parseOrderBy('p.id \t desc'), { field: 'p.id', descending: true });
+    assert.deepEqual(parseOrderBy('p.id\nAsc'), { field: 'p.id', descending: false });
+    assert.equal(parseOrderBy('p.idDESC'), undefined);
+    assert.equal(parseOrderBy('DESC'), undefined);
+    // /\s+DESC$/ retried this run of spaces from each of its positions: minutes for one request.
+    const spaces = ' '.repeat(300_000);
+    assert.equal(parseOrderBy(`p.id${spaces}x`), undefined);
+    assert.deepEqual(parseOrderBy(`p.id${spaces}DESC`), { field: 'p.id', descending: true });
+    assert.equal((parseChangesPage({ orderBy: `p.id${spaces}ASC.` }, 'q') as any).field, 'orderBy');
+  });
 });
 
 describe('expire_in', () => {

@@ -45,14 +45,25 @@ export function parseOrderBy(text: string): { field: string; descending: boolean
   if (field.startsWith('-')) {
     descending = true;
     field = field.slice(1);
-  } else if (/\s+DESC$/i.test(field)) {
+  } else if (endsWithWord(field, 'DESC')) {
     descending = true;
-    field = field.replace(/\s+DESC$/i, '');
-  } else if (/\s+ASC$/i.test(field)) {
-    field = field.replace(/\s+ASC$/i, '');
+    field = field.slice(0, -4).trimEnd();
+  } else if (endsWithWord(field, 'ASC')) {
+    field = field.slice(0, -3).trimEnd();
   }
   return ORDERABLE.includes(field) ? { field, descending } : undefined;
 }
+
+/**
+ * True when `text` ends in whitespace and then the word `word` matches. A look at the end only: the regular
+ * expression /\s+DESC$/ retried its whitespace run from every position in it, quadratic in a long run of spaces.
+ */
+function endsWithWord(text: string, word: keyof typeof DIRECTION_WORDS): boolean {
+  const length = word.length;
+  return text.length > length && DIRECTION_WORDS[word].test(text.slice(-length)) && /\s/.test(text[text.length - length - 1]);
+}
+
+const DIRECTION_WORDS = { DESC: /^DESC$/i, ASC: /^ASC$/i } as const;
 
 /** A token bound to the query (`queryKey`) and direction, so it cannot be replayed against another query. */
 export function encodeNextToken(lastSeq: number, queryKey: string, descending: boolean): string {
