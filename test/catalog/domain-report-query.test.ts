@@ -183,6 +183,22 @@ describe('evaluateReport on product_view', () => {
     assert.deepEqual(view("SELECT product_view.offer_id FROM ProductView WHERE product_view.brand IN ('Bolt', 'Zed')"), [{ productView: { offerId: 'b' } }]);
     assert.deepEqual(view('SELECT product_view.offer_id FROM ProductView ORDER BY product_view.title DESC LIMIT 1'), [{ productView: { offerId: 'a' } }]);
   });
+
+  it('matches long IN and CONTAINS lists against many products', () => {
+    // The list was searched again for every product: 400,000 values times 40,000 products.
+    const many = Array.from({ length: 40_000 }, (_, i) => ({ ...products[0], offerId: `o${i}`, gtin: `g${i}` }));
+    const wanted = Array.from({ length: 400_000 }, (_, i) => `o${i * 7}`);
+    const list = (values: string[]) => values.map((v) => `'${v}'`).join(',');
+    const ids = (text: string) => evaluateReport(parse(text), { products: many, statuses: [] }).map((r) => r.productView!.offerId);
+    const sevenths = many.filter((_, i) => i % 7 === 0).map((p) => p.offerId);
+    assert.deepEqual(ids(`SELECT product_view.offer_id FROM ProductView WHERE product_view.offer_id IN (${list(wanted)})`), sevenths);
+    assert.equal(ids(`SELECT product_view.offer_id FROM ProductView WHERE product_view.offer_id NOT IN (${list(wanted)})`).length, many.length - sevenths.length);
+    const gtins = wanted.map((v) => v.replace('o', 'g'));
+    assert.deepEqual(ids(`SELECT product_view.offer_id FROM ProductView WHERE product_view.gtin CONTAINS ANY (${list(gtins)})`), sevenths);
+    assert.deepEqual(ids(`SELECT product_view.offer_id FROM ProductView WHERE product_view.gtin CONTAINS ALL ('g7', 'g7')`), ['o7']);
+    assert.deepEqual(ids(`SELECT product_view.offer_id FROM ProductView WHERE product_view.gtin CONTAINS ALL ('g7', 'g8')`), []);
+    assert.equal(ids(`SELECT product_view.offer_id FROM ProductView WHERE product_view.gtin CONTAINS NONE (${list(gtins)})`).length, many.length - sevenths.length);
+  });
 });
 
 describe('evaluateReport properties', () => {

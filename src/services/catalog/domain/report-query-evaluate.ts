@@ -55,13 +55,25 @@ function segmentValue(field: FieldInfo, record: PerformanceRecord, product: Prod
 }
 
 /** Whether `value` satisfies the condition; string operators are case-sensitive, as documented. */
+/**
+ * A list condition's values as a set, made once per condition: a query's list may hold a hundred thousand values,
+ * and searching it again for every row of a report cost the list's length times the rows.
+ */
+const valueSets = new WeakMap<Condition, { values: Set<unknown>; strings: Set<string> }>();
+function valueSet(condition: Condition): { values: Set<unknown>; strings: Set<string> } {
+  let set = valueSets.get(condition);
+  if (!set) valueSets.set(condition, (set = { values: new Set(condition.values), strings: new Set(condition.values.map(String)) }));
+  return set;
+}
+
 export function matches(condition: Condition, value: Value): boolean {
   const { operator, values } = condition;
   if (Array.isArray(value)) {
-    const have = new Set(value);
-    if (operator === 'CONTAINS ANY') return values.some((v) => have.has(String(v)));
-    if (operator === 'CONTAINS ALL') return values.every((v) => have.has(String(v)));
-    return values.every((v) => !have.has(String(v)));
+    // The row's list is short; each of its entries is looked up in the condition's set.
+    const wanted = valueSet(condition).strings;
+    if (operator === 'CONTAINS ALL') return new Set(value.filter((v) => wanted.has(v))).size === wanted.size;
+    const any = value.some((v) => wanted.has(v));
+    return operator === 'CONTAINS ANY' ? any : !any;
   }
   if (value === undefined || typeof value === 'object') return operator === '!=' || operator.startsWith('NOT');
   const v = value as Literal;
@@ -74,8 +86,8 @@ export function matches(condition: Condition, value: Value): boolean {
     case '>': return v > a;
     case '>=': return v >= a;
     case 'BETWEEN': return v >= a && v <= b;
-    case 'IN': return values.includes(v);
-    case 'NOT IN': return !values.includes(v);
+    case 'IN': return valueSet(condition).values.has(v);
+    case 'NOT IN': return !valueSet(condition).values.has(v);
     case 'LIKE': return likeMatches(String(a), String(v));
     case 'NOT LIKE': return !likeMatches(String(a), String(v));
     case 'REGEXP_MATCH': return compilePattern(String(a)).test(String(v));
