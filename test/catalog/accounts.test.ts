@@ -67,6 +67,13 @@ for (const database of DATABASES) {
         assert.equal(res.status, 400, JSON.stringify(body));
         assert.equal(res.body.error.code, 400);
       }
+      // Long runs of dots after the @: each dot was tried against the rest of the address in turn (minutes).
+      const dots = '.'.repeat(300_000);
+      for (const emailAddress of [`a@b${dots} `, `a@b${dots}@`, `a@${dots}`.slice(0, -1) + ' x']) {
+        const res = await c.api(`/${MCA}/accounts`, { body: { name: 'ok', users: [{ emailAddress }] } });
+        assert.equal(res.status, 400);
+        assert.match(res.body.error.message, /^Invalid e-mail address for account\.users\[0\]\.emailAddress/);
+      }
       const sub = await c.api(`/${SUB}/accounts`, { body: { name: 'child of a non-MCA' } });
       assert.equal(sub.status, 403);
       assert.deepEqual((await c.api(`/${MCA}/accounts`)).body, before.body);
