@@ -40,6 +40,13 @@ describe('contributor names', () => {
     for (const [entry, name] of cases) assert.equal(parseContributor(entry)?.name, name, entry);
     assert.deepEqual(parseContributor('Urquhart, Thomas, Sir, 1611-1660 [Translator]'), { name: 'Thomas Urquhart', role: 'Translator' });
     assert.equal(parseContributor(' , 1900-1950'), undefined);
+    assert.deepEqual(parseContributor('Doe, Jane (Jane Ann) [Editor [ed.]'), { name: 'Jane Doe', role: 'Editor [ed.' });
+    assert.deepEqual(parseContributor('Doe, (x) Jane (y [Ed] ] z'), { name: 'Jane (y [Ed] ] z Doe', role: undefined });
+    // Unmatched brackets and long runs of spaces were scanned to the end from each of them: minutes for one entry.
+    const spaces = ' '.repeat(200_000);
+    assert.deepEqual(parseContributor(`Doe,${spaces}Jane${'('.repeat(200_000)}`), { name: `Jane${'('.repeat(200_000)} Doe`, role: undefined });
+    assert.deepEqual(parseContributor(`Doe, Jane${'['.repeat(200_000)}x${spaces}`), { name: `Jane${'['.repeat(200_000)}x Doe`, role: undefined });
+    assert.deepEqual(parseContributor(`Doe, Jane${spaces}[Translator]`), { name: 'Jane Doe', role: 'Translator' });
   });
 
   it('lists authors, or every contributor when none is plainly an author', () => {

@@ -13,15 +13,15 @@ const SUFFIXES = new Set(['Jr.', 'Sr.', 'II', 'III', 'IV']);
 export function parseContributor(entry: string): Contributor | undefined {
   let text = entry.trim();
   let role: string | undefined;
-  const bracket = /\s*\[([^\]]*)\]\s*$/.exec(text);
+  const bracket = trailingBracket(text);
   if (bracket) {
-    role = bracket[1].trim() || undefined;
-    text = text.slice(0, bracket.index).trim();
+    role = text.slice(bracket.open + 1, -1).trim() || undefined;
+    text = text.slice(0, bracket.open).trim();
   }
   // Dates ("1832-1898", "-1471", "751? BCE-651? BCE") and expanded forenames in parentheses carry no display name.
   const parts = text
     .split(',')
-    .map((p) => p.replace(/\([^)]*\)/g, '').trim())
+    .map((p) => withoutParentheses(p).trim())
     .filter((p) => p !== '' && !/\d/.test(p) && !/^(BCE|CE|active|fl\.)\b/i.test(p));
   if (parts.length === 0) return undefined;
   const [last, first, ...rest] = parts;
@@ -33,6 +33,29 @@ export function parseContributor(entry: string): Contributor | undefined {
     if (suffix) name += ` ${suffix}`;
   }
   return { name: name.replace(/\s+/g, ' '), role };
+}
+
+// Both by position, in time linear in the entry: the regular expressions they replace (/\s*\[([^\]]*)\]\s*$/,
+// /\([^)]*\)/g) scanned to the end again from every unmatched bracket or space, quadratic in a long entry.
+
+/** The first `[` after which the (trimmed) entry holds no `]` but its last character. */
+function trailingBracket(text: string): { open: number } | undefined {
+  if (!text.endsWith(']')) return undefined;
+  const open = text.indexOf('[', text.lastIndexOf(']', text.length - 2) + 1);
+  return open >= 0 && open < text.length - 1 ? { open } : undefined;
+}
+
+/** The text without each `(` and what follows it up to the next `)`. */
+function withoutParentheses(text: string): string {
+  let out = '';
+  let at = 0;
+  for (let open = text.indexOf('('); open >= 0; open = text.indexOf('(', at)) {
+    const close = text.indexOf(')', open);
+    if (close < 0) break;
+    out += text.slice(at, open);
+    at = close + 1;
+  }
+  return out + text.slice(at);
 }
 
 /** Authors of an Authors field: contributors without a role, or every contributor when none is plainly an author. */
