@@ -2,6 +2,7 @@
 // makes insert idempotent per creator; a drive is deleted only when it holds no untrashed items.
 import type { FastifyInstance } from 'fastify';
 import { randomToken } from '../../../core/ids.ts';
+import { driveFilter } from '../domain/drive-filter.ts';
 import { FOLDER } from '../domain/mime.ts';
 import { atLeast, granteeKey, permissionIdForEmail, type Role } from '../domain/roles.ts';
 import { conflict, forbidden, insufficientPermissions, invalidValue, notFoundOf, requiredValue } from '../errors.ts';
@@ -91,25 +92,6 @@ function readDriveBody(body: Record<string, unknown>, insert: boolean): { name?:
     }
   }
   return out;
-}
-
-/** Drive v2's drives.list q terms that this twin understands: name (=, !=, contains) and hidden (=, !=), joined by and. */
-function driveFilter(q: string | undefined): (d: { name: string; hidden: boolean }) => boolean {
-  if (!q || !q.trim()) return () => true;
-  const tests = q.split(/\s+and\s+/i).map((clause) => {
-    const m = /^\s*(name|hidden)\s*(=|!=|contains)\s*(?:'((?:[^'\\]|\\.)*)'|(true|false))\s*$/i.exec(clause);
-    if (!m) throw invalidValue('q', `Invalid query: ${clause.trim()}`);
-    const [, term, op, quoted, flag] = m;
-    if (term.toLowerCase() === 'hidden') {
-      if (flag === undefined || op === 'contains') throw invalidValue('q', `Invalid query: ${clause.trim()}`);
-      return (d: { hidden: boolean }) => (d.hidden === (flag === 'true')) === (op === '=');
-    }
-    if (quoted === undefined) throw invalidValue('q', `Invalid query: ${clause.trim()}`);
-    const value = quoted.replace(/\\(.)/g, '$1');
-    if (op === 'contains') return (d: { name: string }) => d.name.toLowerCase().includes(value.toLowerCase());
-    return (d: { name: string }) => (d.name === value) === (op === '=');
-  });
-  return (d) => tests.every((t) => t(d as any));
 }
 
 export function driveRoutes(app: FastifyInstance, svc: FilesService): void {
