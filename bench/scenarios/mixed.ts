@@ -1,9 +1,11 @@
 // One service never stalls another: KV v2 reads measured while bidMetrics over a large data set runs at the same time
-// on the bidding listener of the same process. MIXED_BENCH_EVENTS sizes the bidding data (default 2,000,000).
+// on the bidding listener of the same process (MIXED_BENCH_EVENTS sizes the bidding data, default 2,000,000), and while
+// error reports are written as fast as they come (group commits, their fsyncs and the log's checkpoints).
 import type { BenchScenario } from '../scenario.ts';
 import { biddingOf } from '../../src/services/bidding/bidding.ts';
 import { simulate } from '../../src/services/bidding/domain/generator.ts';
 import { ingestAll } from '../../src/services/bidding/ingest.ts';
+import { scenarios as errorReporting } from './errorreporting.ts';
 import { kvReads } from './secrets.ts';
 
 const EVENTS = Number(process.env.MIXED_BENCH_EVENTS ?? 2_000_000);
@@ -29,6 +31,17 @@ export const scenarios: BenchScenario[] = [
       });
       if (!res.ok) throw new Error(`creating ${FILTER_SET} failed: ${res.status} ${await res.text()}`);
       return { service: 'bidding', connections: 20, headers: BIDDER, requests: [{ path: `/v2beta1/${FILTER_SET}/bidMetrics` }] };
+    },
+  },
+  {
+    name: 'mixed.kv2-read-during-report-writes',
+    service: 'secrets',
+    needs: ['errorreporting'],
+    connections: 20,
+    setup: kvReads,
+    async background(env) {
+      const reports = errorReporting.find((s) => s.name === 'errorreporting.report')!;
+      return { service: 'errorreporting', connections: 20, ...(await reports.setup(env)) };
     },
   },
 ];
