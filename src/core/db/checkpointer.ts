@@ -27,15 +27,9 @@ export class WalCheckpointer {
   #running: Promise<CheckpointResult> | undefined;
   #lastStarted = 0;
   #closed = false;
-  #checkpoints = 0;
 
   constructor(databasePath: string) {
     this.#worker = new WorkerRpc(new URL('./checkpoint-worker.js', import.meta.url), { workerData: { path: databasePath } });
-  }
-
-  /** Checkpoints completed by the worker so far. */
-  get checkpoints(): number {
-    return this.#checkpoints;
   }
 
   /** Checkpoints when the last one started long enough ago; a failure is left to the next one (never thrown). */
@@ -55,13 +49,7 @@ export class WalCheckpointer {
     if (this.#closed) return Promise.reject(new Error('the checkpointer is closed'));
     if (!this.#running) {
       this.#lastStarted = Date.now();
-      this.#running = this.#worker
-        .call<CheckpointResult>({ checkpoint: true })
-        .then((result) => {
-          this.#checkpoints++;
-          return result;
-        })
-        .finally(() => (this.#running = undefined));
+      this.#running = this.#worker.call<CheckpointResult>({ checkpoint: true }).finally(() => (this.#running = undefined));
     }
     return this.#running;
   }
