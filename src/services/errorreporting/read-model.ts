@@ -67,7 +67,9 @@ export async function listGroupStats(store: ErrorStore, scope: Scope, q: GroupSt
     else slicesOf.set(sl.groupId, [sl]);
   }
   // The representative is the most recently received event of the group in the range.
-  const latestIds = [...slicesOf.values()].map((list) => Math.max(...list.map((sl) => sl.latestId)));
+  // A loop, not Math.max(...list): spreading a group's slices (one per bucket with events) as arguments overflows the
+  // stack past about 120,000 of them.
+  const latestIds = [...slicesOf.values()].map((list) => list.reduce((max, sl) => (sl.latestId > max ? sl.latestId : max), 0));
   const representativeOf = new Map((await store.eventsById(latestIds)).map((e) => [e.groupId, e]));
 
   const errorGroupStats = page.map((a) => {
