@@ -187,6 +187,25 @@ for (const database of DATABASES) {
       assert.deepEqual(found.body.items.map((f: any) => f.id), [doc.body.id]);
     });
 
+    it('refuses a CSV that cannot become a spreadsheet with 400, creating nothing', async () => {
+      const before = await count(t, 'files_files');
+      const csv = (body: string) => upload('uploadType=media&convert=true', { method: 'POST', headers: { 'content-type': 'text/csv' }, body });
+      const open = await csv('a,"open\n');
+      assert.equal(open.status, 400, JSON.stringify(open.body));
+      assert.equal(open.body.error.errors[0].reason, 'badRequest');
+      assert.match(open.body.error.message, /cannot be read as rows/);
+      // A Sheets cell holds at most 50,000 characters; reading one far longer unquoted cell also took 0.5 s a megabyte.
+      const long = await csv(`a,${'x'.repeat(50_001)}\nb,c\n`);
+      assert.equal(long.status, 400, JSON.stringify(long.body));
+      assert.match(long.body.error.message, /a cell of more than 50000 characters/);
+      const quoted = await csv(`a,"${'x,'.repeat(25_001)}"\n`);
+      assert.equal(quoted.status, 400);
+      assert.equal(await count(t, 'files_files'), before, 'no file was created');
+      const fits = await csv(`a,${'x'.repeat(50_000)}\nb,c\n`);
+      assert.equal(fits.status, 200, JSON.stringify(fits.body));
+      assert.equal(fits.body.mimeType, 'application/vnd.google-apps.spreadsheet');
+    });
+
     it('frees the bytes of deleted files and after a reset', async () => {
       const unique = `unique content ${Math.random()}`;
       const f = await upload('uploadType=media', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: unique });

@@ -6,6 +6,7 @@ import {
   DRAWING,
   EXPORT_FORMATS,
   ImportError,
+  MAX_CELL_CHARS,
   PRESENTATION,
   SPREADSHEET,
   UnsupportedConversionError,
@@ -149,6 +150,18 @@ describe('spreadsheets', () => {
     assert.deepEqual(importSpreadsheet('text/csv', Buffer.from('a,"b,c"\r\n"say ""hi""",\n\nx')).rows, [['a', 'b,c'], ['say "hi"', ''], [''], ['x']]);
     assert.deepEqual(importSpreadsheet('text/tab-separated-values', Buffer.from('a\t"b\n1\t2\n')).rows, [['a', '"b'], ['1', '2']]);
     assert.throws(() => importSpreadsheet('text/csv', Buffer.from('"open')), ImportError);
+  });
+
+  it('takes cells of up to 50,000 characters, quoted or not, and refuses longer ones', () => {
+    const cells = (csv: string) => importSpreadsheet('text/csv', Buffer.from(csv)).rows.map((r) => r.map((c) => c.length));
+    assert.deepEqual(cells(`${'x'.repeat(MAX_CELL_CHARS)},y`), [[MAX_CELL_CHARS, 1]]);
+    // 30,000 doubled quotes: a run of 60,002 characters holding a cell of 30,000.
+    assert.deepEqual(cells(`"${'""'.repeat(30_000)}"`), [[30_000]]);
+    assert.deepEqual(importSpreadsheet('text/tab-separated-values', Buffer.from(`a\t${'"'.repeat(MAX_CELL_CHARS)}`)).rows[0][1].length, MAX_CELL_CHARS);
+    for (const csv of [`${'x'.repeat(MAX_CELL_CHARS + 1)}`, `"${'x,'.repeat(30_000)}"`, `a,${'y'.repeat(3_000_000)}`]) {
+      assert.throws(() => importSpreadsheet('text/csv', Buffer.from(csv)), /a cell of more than 50000 characters/);
+    }
+    assert.throws(() => importSpreadsheet('text/tab-separated-values', Buffer.from(`a\t${'z'.repeat(MAX_CELL_CHARS + 1)}`)), ImportError);
   });
 
   it('round-trips rows through CSV', () => {

@@ -2,6 +2,7 @@
 // text fullText searches, and exports.
 import {
   EXPORT_FORMATS,
+  ImportError,
   UnsupportedConversionError,
   canExport,
   convertibleImports,
@@ -26,8 +27,15 @@ export function prepareUpload(data: Buffer, mediaMime: string, convert: boolean,
   if (convert || wantsWorkspace) {
     const target = convertibleImports[mediaMime];
     if (target && (!wantsWorkspace || requestedMime === target)) {
-      const { workspaceMime, content } = importWorkspaceContent(mediaMime, data);
-      return { data: serializeWorkspaceContent(content), mimeType: workspaceMime };
+      let imported: ReturnType<typeof importWorkspaceContent>;
+      try {
+        imported = importWorkspaceContent(mediaMime, data);
+      } catch (err) {
+        // Content that does not convert (an unclosed quote, an over-long cell) is the caller's to fix.
+        if (err instanceof ImportError) throw badRequest(err.message);
+        throw err;
+      }
+      return { data: serializeWorkspaceContent(imported.content), mimeType: imported.workspaceMime };
     }
     if (wantsWorkspace) throw badRequest('The requested conversion is not supported.');
   }
