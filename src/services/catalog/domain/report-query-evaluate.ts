@@ -54,23 +54,31 @@ function segmentValue(field: FieldInfo, record: PerformanceRecord, product: Prod
   }
 }
 
-/** Whether `value` satisfies the condition; string operators are case-sensitive, as documented. */
 /**
- * A list condition's values as a set, made once per condition: a query's list may hold a hundred thousand values,
- * and searching it again for every row of a report cost the list's length times the rows.
+ * What a condition needs at every row, made once per condition: its list as sets (a list may hold a hundred thousand
+ * values, and searching it again for every row cost the list's length times the rows) and its compiled pattern.
  */
-const valueSets = new WeakMap<Condition, { values: Set<unknown>; strings: Set<string> }>();
-function valueSet(condition: Condition): { values: Set<unknown>; strings: Set<string> } {
-  let set = valueSets.get(condition);
-  if (!set) valueSets.set(condition, (set = { values: new Set(condition.values), strings: new Set(condition.values.map(String)) }));
-  return set;
+interface Prepared {
+  values?: Set<unknown>;
+  strings?: Set<string>;
+  pattern?: { test(value: string): boolean };
 }
+const preparedOf = new WeakMap<Condition, Prepared>();
+function prepared(condition: Condition): Prepared {
+  let p = preparedOf.get(condition);
+  if (!p) preparedOf.set(condition, (p = {}));
+  return p;
+}
+const valuesOf = (c: Condition) => (prepared(c).values ??= new Set(c.values));
+const stringsOf = (c: Condition) => (prepared(c).strings ??= new Set(c.values.map(String)));
+const patternOf = (c: Condition) => (prepared(c).pattern ??= compilePattern(String(c.values[0])));
 
+/** Whether `value` satisfies the condition; string operators are case-sensitive, as documented. */
 export function matches(condition: Condition, value: Value): boolean {
   const { operator, values } = condition;
   if (Array.isArray(value)) {
     // The row's list is short; each of its entries is looked up in the condition's set.
-    const wanted = valueSet(condition).strings;
+    const wanted = stringsOf(condition);
     if (operator === 'CONTAINS ALL') return new Set(value.filter((v) => wanted.has(v))).size === wanted.size;
     const any = value.some((v) => wanted.has(v));
     return operator === 'CONTAINS ANY' ? any : !any;
@@ -86,12 +94,12 @@ export function matches(condition: Condition, value: Value): boolean {
     case '>': return v > a;
     case '>=': return v >= a;
     case 'BETWEEN': return v >= a && v <= b;
-    case 'IN': return valueSet(condition).values.has(v);
-    case 'NOT IN': return !valueSet(condition).values.has(v);
+    case 'IN': return valuesOf(condition).has(v);
+    case 'NOT IN': return !valuesOf(condition).has(v);
     case 'LIKE': return likeMatches(String(a), String(v));
     case 'NOT LIKE': return !likeMatches(String(a), String(v));
-    case 'REGEXP_MATCH': return compilePattern(String(a)).test(String(v));
-    case 'NOT REGEXP_MATCH': return !compilePattern(String(a)).test(String(v));
+    case 'REGEXP_MATCH': return patternOf(condition).test(String(v));
+    case 'NOT REGEXP_MATCH': return !patternOf(condition).test(String(v));
     default: return false;
   }
 }
