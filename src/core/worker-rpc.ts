@@ -1,6 +1,6 @@
 // One worker thread answering requests by id: started on the first call, referenced only while a call is awaited (an
 // idle worker keeps no process alive), replaced after it dies. The worker file answers `{ id, ...request }` with
-// `{ id, result }` or `{ id, error: { message, code? } }`, and closes itself on `{ close: true }`.
+// `{ id, result }` or `{ id, error: { message, code? } }`; for close(), it closes itself on `{ close: true }`.
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 
 interface Waiting {
@@ -27,6 +27,11 @@ export class WorkerRpc {
     return this.#worker !== undefined;
   }
 
+  /** Calls awaited now (a pool sends the next call to its least busy worker). */
+  get pending(): number {
+    return this.#waiting.size;
+  }
+
   /** Starts the worker ahead of its first call (its start takes tens of milliseconds). */
   start(): void {
     this.#worker ??= this.#spawn();
@@ -51,6 +56,13 @@ export class WorkerRpc {
     worker.ref();
     worker.postMessage({ close: true });
     await exited;
+  }
+
+  /** Stops the worker at once; calls still awaited are refused. */
+  async terminate(): Promise<void> {
+    const worker = this.#worker;
+    this.#worker = undefined;
+    await worker?.terminate();
   }
 
   #spawn(): Worker {

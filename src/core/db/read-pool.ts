@@ -2,18 +2,8 @@
 // connection (WAL readers never block the writer nor each other), runs queries compiled on the main thread; on
 // PostgreSQL the pool's connections already wait off the loop, so the query simply runs there.
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import type { CompiledQuery } from 'kysely';
-
-interface Waiting {
-  resolve(rows: unknown[]): void;
-  reject(err: Error): void;
-}
-
-interface Reader {
-  worker: Worker;
-  waiting: Map<number, Waiting>;
-}
+import { WorkerRpc } from '../worker-rpc.ts';
 
 // A reader allocates a long read's rows and drops them once posted: a young generation of a few MB collects them as
 // well as V8's default of up to 48 MB, which a reader otherwise keeps committed after one large result.
@@ -22,9 +12,8 @@ const READER_LIMITS = { maxYoungGenerationSizeMb: 6 };
 export class SqliteReadPool {
   readonly #path: string;
   readonly #size: number;
-  #readers: Reader[] = [];
+  #readers: WorkerRpc[] = [];
   #next = 0;
-  #ids = 0;
 
   // One core is left to the event loop that every service shares, so long reads never starve short requests.
   constructor(path: string, size = Math.max(1, availableParallelism() - 1)) {
@@ -32,69 +21,34 @@ export class SqliteReadPool {
     this.#size = size;
   }
 
-  run<R>(query: CompiledQuery<R>): Promise<R[]> {
-    const reader = this.#pick();
-    const id = ++this.#ids;
-    return new Promise<R[]>((resolve, reject) => {
-      reader.waiting.set(id, { resolve: resolve as (rows: unknown[]) => void, reject });
-      reader.worker.postMessage({ id, sql: query.sql, parameters: query.parameters });
-    });
+  async run<R>(query: CompiledQuery<R>): Promise<R[]> {
+    const rows = await this.#pick().call<unknown[]>({ sql: query.sql, parameters: query.parameters });
+    return rows.map(restoreBuffers) as R[];
   }
 
   /** Each running reader's V8 heap (used and committed bytes). */
   heapStatistics(): Promise<Array<{ used: number; total: number }>> {
-    return Promise.all(
-      this.#readers.map((reader) => {
-        const id = ++this.#ids;
-        return new Promise<{ used: number; total: number }>((resolve, reject) => {
-          reader.waiting.set(id, { resolve: (rows) => resolve(rows[0] as { used: number; total: number }), reject });
-          reader.worker.postMessage({ id, heapStatistics: true });
-        });
-      }),
-    );
+    return Promise.all(this.#readers.filter((r) => r.started).map((r) => r.call<{ used: number; total: number }>({ heapStatistics: true })));
   }
 
   async close(): Promise<void> {
     const readers = this.#readers;
     this.#readers = [];
-    await Promise.all(readers.map((r) => r.worker.terminate()));
+    await Promise.all(readers.map((r) => r.terminate()));
   }
 
   // Least-loaded reader, started lazily: a process that never reads heavily starts no thread.
-  #pick(): Reader {
+  #pick(): WorkerRpc {
     if (this.#readers.length < this.#size) {
-      const idle = this.#readers.find((r) => r.waiting.size === 0);
+      const idle = this.#readers.find((r) => r.pending === 0);
       if (idle) return idle;
-      const reader = this.#spawn();
+      const reader = new WorkerRpc(new URL('./read-worker.js', import.meta.url), { workerData: { path: this.#path }, resourceLimits: READER_LIMITS });
       this.#readers.push(reader);
       return reader;
     }
     let best = this.#readers[this.#next++ % this.#readers.length];
-    for (const r of this.#readers) if (r.waiting.size < best.waiting.size) best = r;
+    for (const r of this.#readers) if (r.pending < best.pending) best = r;
     return best;
-  }
-
-  #spawn(): Reader {
-    // Plain JavaScript: no loader flags inherited from the parent (a TypeScript loader would only slow its start).
-    const worker = new Worker(new URL('./read-worker.js', import.meta.url), { workerData: { path: this.#path }, execArgv: [], resourceLimits: READER_LIMITS });
-    const reader: Reader = { worker, waiting: new Map() };
-    worker.unref();
-    worker.on('message', (msg: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
-      const w = reader.waiting.get(msg.id);
-      if (!w) return;
-      reader.waiting.delete(msg.id);
-      if (msg.error) w.reject(Object.assign(new Error(msg.error.message), { code: msg.error.code }));
-      else w.resolve(msg.rows!.map(restoreBuffers));
-    });
-    worker.on('error', (err) => this.#fail(reader, err));
-    worker.on('exit', (code) => this.#fail(reader, new Error(`read worker exited with code ${code}`)));
-    return reader;
-  }
-
-  #fail(reader: Reader, err: Error): void {
-    for (const w of reader.waiting.values()) w.reject(err);
-    reader.waiting.clear();
-    this.#readers = this.#readers.filter((r) => r !== reader);
   }
 }
 

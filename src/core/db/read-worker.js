@@ -23,7 +23,7 @@ const statements = new Map();
 parentPort.on('message', ({ id, sql, parameters, heapStatistics }) => {
   if (heapStatistics) {
     const heap = getHeapStatistics();
-    parentPort.postMessage({ id, rows: [{ used: heap.used_heap_size, total: heap.total_heap_size }] });
+    parentPort.postMessage({ id, result: { used: heap.used_heap_size, total: heap.total_heap_size } });
     return;
   }
   try {
@@ -33,7 +33,7 @@ parentPort.on('message', ({ id, sql, parameters, heapStatistics }) => {
       if (statements.size > 500) statements.clear();
       statements.set(sql, stmt);
     }
-    parentPort.postMessage({ id, rows: stmt.all(parameters.map(asBuffer)) });
+    parentPort.postMessage({ id, result: stmt.all(parameters.map(asBuffer)) });
   } catch (err) {
     parentPort.postMessage({ id, error: { message: err.message, code: err.code } });
   }
