@@ -45,25 +45,22 @@ export function parseOrderBy(text: string): { field: string; descending: boolean
   if (field.startsWith('-')) {
     descending = true;
     field = field.slice(1);
-  } else if (endsWithWord(field, 'DESC')) {
+  } else if (endsWithWord(field, 'desc')) {
     descending = true;
     field = field.slice(0, -4).trimEnd();
-  } else if (endsWithWord(field, 'ASC')) {
+  } else if (endsWithWord(field, 'asc')) {
     field = field.slice(0, -3).trimEnd();
   }
   return ORDERABLE.includes(field) ? { field, descending } : undefined;
 }
 
 /**
- * True when `text` ends in whitespace and then the word `word` matches. A look at the end only: the regular
- * expression /\s+DESC$/ retried its whitespace run from every position in it, quadratic in a long run of spaces.
+ * True when `text` ends in whitespace and then `word` (any case). A look at the end only: the regular expression
+ * /\s+DESC$/ retried its whitespace run from every position in it, quadratic in a long run of spaces.
  */
-function endsWithWord(text: string, word: keyof typeof DIRECTION_WORDS): boolean {
-  const length = word.length;
-  return text.length > length && DIRECTION_WORDS[word].test(text.slice(-length)) && /\s/.test(text[text.length - length - 1]);
+function endsWithWord(text: string, word: 'desc' | 'asc'): boolean {
+  return text.length > word.length && text.slice(-word.length).toLowerCase() === word && /\s/.test(text[text.length - word.length - 1]);
 }
-
-const DIRECTION_WORDS = { DESC: /^DESC$/i, ASC: /^ASC$/i } as const;
 
 /** A token bound to the query (`queryKey`) and direction, so it cannot be replayed against another query. */
 export function encodeNextToken(lastSeq: number, queryKey: string, descending: boolean): string {
