@@ -21,6 +21,11 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** Seconds of the bare route driven after each scenario: a machine's speed drifts over a run of many minutes. */
 const bareSeconds = Number(process.env.BENCH_BARE_SECONDS ?? 2);
 const filter = process.argv[2];
+/**
+ * Handler costs the calibration rows add to the bare route. Waking an idle client on loopback is charged to the
+ * server's socket write, so the ratio falls faster than the work alone would say: these rows show what a goal demands.
+ */
+const CALIBRATION_US = [5, 10, 20, 40];
 
 interface Figures {
   name: string;
@@ -82,6 +87,12 @@ async function main(): Promise<void> {
   // The bare route: the same listener factory, no service hooks, no database.
   const bare = createListener({ name: 'bare', log: rt.log });
   bare.get('/bare', async () => ({}));
+  // The bare route plus a fixed amount of synchronous work: the ratio a handler of that cost can reach on this machine.
+  bare.get<{ Params: { us: string } }>('/busy/:us', async (req) => {
+    const until = process.hrtime.bigint() + BigInt(Number(req.params.us) * 1000);
+    while (process.hrtime.bigint() < until);
+    return {};
+  });
   await bare.listen({ host: '127.0.0.1', port: 0 });
   const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`;
 
@@ -97,6 +108,13 @@ async function main(): Promise<void> {
     rows.push(baseline);
     // Each scenario's ratio is to the bare route measured just before and just after it, averaged.
     let bareBefore = baseline.reqPerSec;
+    if (!filter || 'calibration'.includes(filter)) {
+      for (const us of CALIBRATION_US) {
+        const figures = await drive(`calibration: bare + ${us} µs of work`, bareUrl, [{ path: `/busy/${us}` }]);
+        figures.ratio = Math.round((figures.reqPerSec / bareBefore) * 1000) / 1000;
+        rows.push(figures);
+      }
+    }
     for (const s of scenarios) {
       const { requests, headers } = await s.setup(env);
       const background = await s.background?.(env);
