@@ -81,8 +81,10 @@ export class WarmUp {
 
   /** Makes every request of this Fastify scope wait for the work (the family's error handler renders a failure). */
   gate(app: FastifyInstance): void {
-    app.addHook('onRequest', async () => {
-      if (this.#state !== 'ready') await this.ready();
+    // A callback hook: once ready (nearly always), it costs no promise.
+    app.addHook('onRequest', (_req, _reply, done) => {
+      if (this.#state === 'ready') done();
+      else this.ready().then(() => done(), done);
     });
   }
 

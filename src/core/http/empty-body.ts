@@ -21,10 +21,10 @@ function bodyIsEmpty(req: FastifyRequest): boolean {
 }
 
 /**
- * onRequest hook: drops the Content-Type of an empty body unless the route's scope parses that type (or every type, as
- * upload routes do, which read the type of an empty file from it).
+ * For an onRequest hook: drops the Content-Type of an empty body unless the route's scope parses that type (or every
+ * type, as upload routes do, which read the type of an empty file from it).
  */
-export async function dropTypeOfEmptyBody(req: FastifyRequest): Promise<void> {
+export function dropTypeOfEmptyBody(req: FastifyRequest): void {
   const type = req.headers['content-type'];
   if (type === undefined || !bodyIsEmpty(req)) return;
   const essence = type.split(';')[0]!.trim().toLowerCase();

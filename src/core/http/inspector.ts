@@ -66,9 +66,10 @@ interface Ring {
   total: number;
 }
 
+const text = (s: string | null) => (s === null ? 0 : Buffer.byteLength(s));
+
 /** An entry's size in the budget: its strings' UTF-8 bytes and a fixed allowance for the rest. */
 function sizeOf(entry: InspectedRequest): number {
-  const text = (s: string | null) => (s === null ? 0 : Buffer.byteLength(s));
   return 160 + text(entry.service) + text(entry.requestId) + text(entry.method) + text(entry.path) + text(entry.principal) + text(entry.requestBody) + text(entry.responseBody);
 }
 

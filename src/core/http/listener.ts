@@ -1,5 +1,5 @@
 // Builds the Fastify instance of one listener: request ids, redacted logs, body limits, a per-request log line.
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { uuid } from '../ids.ts';
 import type { RequestInspector } from './inspector.ts';
@@ -94,45 +94,62 @@ export function createListener(options: ListenerOptions): FastifyInstance {
       done(err as Error, undefined);
     }
   });
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
+    dropTypeOfEmptyBody(req);
+    done();
   });
-  app.addHook('onRequest', dropTypeOfEmptyBody);
   const requestLines = options.log.isLevelEnabled('info');
-  app.addHook('onResponse', async (req, reply) => {
-    // The line is built only when it will be written (the default level is warn).
-    if (!requestLines) return;
-    req.log.info(
-      { method: req.method, url: redactUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
-      'request',
-    );
-  });
+  if (requestLines) {
+    // Installed only when the line is written (the default level is warn): a hook costs every request.
+    app.addHook('onResponse', (req, reply, done) => {
+      req.log.info(
+        { method: req.method, url: redactUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+        'request',
+      );
+      done();
+    });
+  }
   if (options.inspection) installInspection(app, options.name, options.inspection);
   return app;
 }
 
+/** The payload a request was answered with, kept on the request for the inspector (a WeakMap cost every request). */
+const SENT = Symbol('sent payload');
+
 function installInspection(app: FastifyInstance, name: string, inspection: NonNullable<ListenerOptions['inspection']>): void {
-  const payloads = new WeakMap<FastifyRequest, unknown>();
-  app.addHook('onSend', async (req, _reply, payload) => {
-    payloads.set(req, payload);
-    return payload;
+  // Callback hooks: an async one costs a promise and a turn of the microtask queue on every request.
+  app.addHook('onSend', (req, _reply, payload, done) => {
+    (req as unknown as Record<symbol, unknown>)[SENT] = payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     // Requests injected in-process (the console's own reads, batch fan-out) are not traffic a user sent.
-    if ((req.raw as { _lightMyRequest?: unknown })._lightMyRequest) return;
-    const principal = callerNameOf(req.raw) ?? (await inspection.principalOf(req).catch(() => null));
-    const header = (value: unknown) => (typeof value === 'string' ? value : undefined);
-    inspection.inspector.record({
-      service: name,
-      requestId: req.id,
-      at: Date.now() - reply.elapsedTime,
-      method: req.method,
-      url: req.url,
-      status: reply.statusCode,
-      ms: reply.elapsedTime,
-      principal,
-      request: { contentType: header(req.headers['content-type']), body: req.body, bytes: Number(req.headers['content-length']) || undefined },
-      response: { contentType: header(reply.getHeader('content-type')), body: payloads.get(req) },
-    });
+    if (!(req.raw as { _lightMyRequest?: unknown })._lightMyRequest) {
+      const named = callerNameOf(req.raw);
+      if (named !== undefined) record(inspection.inspector, name, req, reply, named);
+      else {
+        const recordAs = (principal: string | null) => record(inspection.inspector, name, req, reply, principal);
+        void inspection.principalOf(req).then(recordAs, () => recordAs(null));
+      }
+    }
+    done();
+  });
+}
+
+const header = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+function record(inspector: RequestInspector, service: string, req: FastifyRequest, reply: FastifyReply, principal: string | null): void {
+  inspector.record({
+    service,
+    requestId: req.id,
+    at: Date.now() - reply.elapsedTime,
+    method: req.method,
+    url: req.url,
+    status: reply.statusCode,
+    ms: reply.elapsedTime,
+    principal,
+    request: { contentType: header(req.headers['content-type']), body: req.body, bytes: Number(req.headers['content-length']) || undefined },
+    response: { contentType: header(reply.getHeader('content-type')), body: (req as unknown as Record<symbol, unknown>)[SENT] },
   });
 }
