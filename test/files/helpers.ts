@@ -1,4 +1,5 @@
 // Shared set-up of the file storage suites: a runtime with the files service, a second user, and small HTTP helpers.
+import { after, before } from 'node:test';
 import { DEV_TOKEN, call, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
 
 export const OTHER_TOKEN = 'files-test-other-token';
@@ -21,6 +22,17 @@ export async function startFiles(database: 'sqlite' | 'postgres', settings: Reco
       },
     ],
   });
+}
+
+/** A files runtime started before the suite's tests and closed after them: read `t` and `a` inside the tests. */
+export function filesSuite(database: 'sqlite' | 'postgres', settings: Record<string, unknown> = {}): { t: TestRuntime; a: Api } {
+  const suite = {} as { t: TestRuntime; a: Api };
+  before(async () => {
+    suite.t = await startFiles(database, settings);
+    suite.a = api(suite.t);
+  });
+  after(async () => suite.t.close());
+  return suite;
 }
 
 export interface Api {

@@ -2,12 +2,10 @@
 // keep limit are pruned, as Drive does.
 import type { PreparedBlob } from '../../../core/blobs/index.ts';
 import { newRevisionId } from '../domain/ids.ts';
-import { isWorkspace } from '../domain/mime.ts';
-import { isTextual, searchText } from '../domain/search-text.ts';
+import { searchText } from '../domain/search-text.ts';
 import { SERVICE, type Unit } from '../service.ts';
 import type { FileRecord } from '../store/files.ts';
 import { deleteRevision, getRevision, insertRevision, listRevisions } from '../store/revisions.ts';
-import { documentText } from './convert.ts';
 
 /** Unpinned revisions kept besides the head. */
 export const KEEP_UNPINNED = 100;
@@ -17,8 +15,11 @@ export interface ContentOptions {
   pinned: boolean;
 }
 
-/** Makes `blob` the file's content (a new head revision, or the head replaced with newRevision=false). */
-export async function putContent(u: Unit, file: FileRecord, blob: PreparedBlob, mimeType: string, options: ContentOptions): Promise<void> {
+/**
+ * Makes `blob` the file's content (a new head revision, or the head replaced with newRevision=false); `text` is what
+ * fullText searches in it, computed before the write (ops/convert.ts contentText).
+ */
+export async function putContent(u: Unit, file: FileRecord, blob: PreparedBlob, mimeType: string, text: string | undefined, options: ContentOptions): Promise<void> {
   await u.svc.blobs.attach(u.tx, SERVICE, blob);
   const head = file.headRevisionId ? await getRevision(u.tx, file.id, file.headRevisionId) : undefined;
   const revision = { fileId: file.id, blobHash: blob.hash, mimeType, originalFilename: file.originalFilename, pinned: options.pinned, published: false, modifiedAt: u.now, modifyingEmail: u.caller?.email ?? null };
@@ -34,7 +35,7 @@ export async function putContent(u: Unit, file: FileRecord, blob: PreparedBlob, 
   file.blobHash = blob.hash;
   file.fileSize = blob.size;
   file.md5 = blob.md5;
-  file.extra.contentText = isTextual(mimeType) || isWorkspace(mimeType) ? documentText(blob.data, mimeType) : undefined;
+  file.extra.contentText = text;
   refreshSearchText(file);
 }
 

@@ -1,5 +1,8 @@
 // The file storage's use of Workspace conversion: uploads with convert=true, Workspace files created empty, the
-// text fullText searches, and exports.
+// text fullText searches, and exports. Conversions of large content run on a worker thread (core/off-loop.ts): a
+// 100 MB CSV took six seconds, during which no service in the process answered.
+import { OffLoop } from '../../../core/off-loop.ts';
+import * as jobs from '../domain/conversion-jobs.ts';
 import {
   EXPORT_FORMATS,
   ImportError,
@@ -7,10 +10,7 @@ import {
   canExport,
   convertibleImports,
   emptyContent,
-  exportWorkspaceContent,
-  importWorkspaceContent,
   isWorkspaceMime,
-  parseWorkspaceContent,
   serializeWorkspaceContent,
 } from '../domain/export.ts';
 import { isWorkspace } from '../domain/mime.ts';
@@ -18,55 +18,63 @@ import { badRequest, invalidValue } from '../errors.ts';
 
 export const IMPORT_FORMATS = convertibleImports;
 
+/** Content smaller than this converts in place: a worker's round trip costs more than converting it. */
+export const IN_PLACE_BYTES = 64 * 1024;
+
+const offLoop = new OffLoop(new URL('../domain/conversion-jobs.ts', import.meta.url), jobs, { errors: [ImportError, UnsupportedConversionError] });
+
+/** Bytes to store, their type, and what fullText searches in them. */
+export interface PreparedUpload {
+  data: Buffer;
+  mimeType: string;
+  text: string | undefined;
+}
+
 /**
  * The bytes and MIME type to store for an upload. `convert` (or a Workspace type named in the metadata) turns a
  * convertible source into that Workspace type; otherwise the metadata's type, else the media's, is kept.
  */
-export function prepareUpload(data: Buffer, mediaMime: string, convert: boolean, requestedMime: string | undefined): { data: Buffer; mimeType: string } {
+export async function prepareUpload(data: Buffer, mediaMime: string, convert: boolean, requestedMime: string | undefined): Promise<PreparedUpload> {
   const wantsWorkspace = requestedMime !== undefined && isWorkspace(requestedMime);
   if (convert || wantsWorkspace) {
     const target = convertibleImports[mediaMime];
     if (target && (!wantsWorkspace || requestedMime === target)) {
-      let imported: ReturnType<typeof importWorkspaceContent>;
       try {
-        imported = importWorkspaceContent(mediaMime, data);
+        return await offLoop.run('importUpload', [mediaMime, data], data.length < IN_PLACE_BYTES);
       } catch (err) {
         // Content that does not convert (an unclosed quote, an over-long cell) is the caller's to fix.
         if (err instanceof ImportError) throw badRequest(err.message);
         throw err;
       }
-      return { data: serializeWorkspaceContent(imported.content), mimeType: imported.workspaceMime };
     }
     if (wantsWorkspace) throw badRequest('The requested conversion is not supported.');
   }
-  return { data, mimeType: requestedMime ?? mediaMime };
+  const mimeType = requestedMime ?? mediaMime;
+  return { data, mimeType, text: await contentText(data, mimeType) };
+}
+
+/** What fullText searches in stored content of this type (undefined: not searched). */
+export function contentText(data: Buffer, mimeType: string): Promise<string | undefined> {
+  // Only a Workspace file's text is computed: other text is its first bytes, decoded in place.
+  return offLoop.run('contentText', [data, mimeType], !isWorkspaceMime(mimeType) || data.length < IN_PLACE_BYTES);
 }
 
 /** The stored content of a Workspace file created without an upload; undefined for other types. */
-export function emptyWorkspaceContent(mime: string): Buffer | undefined {
+export function emptyWorkspaceContent(mime: string): PreparedUpload | undefined {
   if (!isWorkspaceMime(mime)) return undefined;
-  return serializeWorkspaceContent(emptyContent(mime));
+  return { data: serializeWorkspaceContent(emptyContent(mime)), mimeType: mime, text: '' };
 }
 
 export const exportTargets = (mime: string): string[] => (isWorkspaceMime(mime) ? [...EXPORT_FORMATS[mime]] : []);
 
 export const exportFormatsList = () => Object.entries(EXPORT_FORMATS).map(([source, targets]) => ({ source, targets: [...targets] }));
 
-export function exportFile(stored: Buffer, mime: string, target: string, title: string): Buffer {
+export async function exportFile(stored: Buffer, mime: string, target: string, title: string): Promise<Buffer> {
   if (!canExport(mime, target)) throw invalidValue('mimeType', 'The requested conversion is not supported.', 'badRequest');
   try {
-    return exportWorkspaceContent(parseWorkspaceContent(stored), target, { title });
+    return await offLoop.run('exportStored', [stored, target, title], stored.length < IN_PLACE_BYTES);
   } catch (err) {
     if (err instanceof UnsupportedConversionError) throw invalidValue('mimeType', 'The requested conversion is not supported.', 'badRequest');
     throw err;
   }
-}
-
-/** Text of content for fullText: textual bytes as UTF-8, a Workspace file's plain-text (or CSV) export. */
-export function documentText(data: Buffer, mime: string): string {
-  if (!isWorkspaceMime(mime)) return data.toString('utf8');
-  for (const target of ['text/plain', 'text/csv']) {
-    if (canExport(mime, target)) return exportWorkspaceContent(parseWorkspaceContent(data), target).toString('utf8');
-  }
-  return '';
 }

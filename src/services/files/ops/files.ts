@@ -19,6 +19,8 @@ import { setTrashed } from './lifecycle.ts';
 export interface NewContent {
   blob: PreparedBlob;
   mimeType: string;
+  /** What fullText searches in it (ops/convert.ts). */
+  text: string | undefined;
 }
 
 export interface InsertOptions {
@@ -49,7 +51,7 @@ export async function createFile(u: Unit, patch: FilePatch, content: NewContent 
   if (patch.modifiedDate !== undefined) file.modifiedAt = patch.modifiedDate;
   file.originalFilename = patch.originalFilename ?? (content ? (patch.title ?? null) : null);
   await u.touch(id, 'add');
-  if (content) await putContent(u, file, content.blob, content.mimeType, { newRevision: true, pinned: options.pinned });
+  if (content) await putContent(u, file, content.blob, content.mimeType, content.text, { newRevision: true, pinned: options.pinned });
   refreshSearchText(file);
   await insertFile(u.tx, file, parents);
   if (!driveId) {
@@ -90,7 +92,7 @@ export async function updateFile(u: Unit, file: FileRecord, role: Role, patch: F
   if (content) {
     if (isFolder(file.mimeType)) throw badRequest('A folder cannot have content.');
     file.mimeType = content.mimeType;
-    await putContent(u, file, content.blob, content.mimeType, { newRevision: options.newRevision, pinned: options.pinned });
+    await putContent(u, file, content.blob, content.mimeType, content.text, { newRevision: options.newRevision, pinned: options.pinned });
     changed.push('content');
   }
   if (patch.properties) {

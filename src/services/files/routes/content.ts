@@ -62,7 +62,7 @@ export function uploadRoutes(app: FastifyInstance, svc: FilesService): void {
       if (type === 'resumable') return startResumable(svc, caller, req, reply, undefined);
       const q = new Query(req);
       const { patch, data, mediaMime } = readUpload(svc, req, type);
-      const content = prepareUpload(data, mediaMime, q.bool('convert', false), patch.mimeType);
+      const content = await prepareUpload(data, mediaMime, q.bool('convert', false), patch.mimeType);
       return insertWith(svc, caller, q, { ...patch, mimeType: content.mimeType }, content);
     },
     UPLOAD_PREFIXES,
@@ -84,7 +84,7 @@ export function uploadRoutes(app: FastifyInstance, svc: FilesService): void {
       const { patch, data, mediaMime } = readUpload(svc, req, type);
       const current = await getFile(svc.db, svc.resolveId(caller, params(req).fileId));
       const requested = patch.mimeType ?? (current && isWorkspace(current.mimeType) ? current.mimeType : undefined);
-      const content = prepareUpload(data, mediaMime, q.bool('convert', false), requested);
+      const content = await prepareUpload(data, mediaMime, q.bool('convert', false), requested);
       return updateWith(svc, caller, req, { ...patch, mimeType: content.mimeType }, content);
     },
     UPLOAD_PREFIXES,
@@ -137,7 +137,7 @@ export function downloadRoutes(app: FastifyInstance, svc: FilesService): void {
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: q.allDrives });
     if (!isWorkspace(file.mimeType) || !file.blobHash) throw forbidden('Export only supports Docs Editors files.', 'fileNotExportable');
     const stored = await svc.blobs.read(file.blobHash);
-    const out = exportFile(stored, file.mimeType, target, file.title);
+    const out = await exportFile(stored, file.mimeType, target, file.title);
     return sendContent(reply, req, out.length, target, async (s, e) => out.subarray(s, e));
   });
 

@@ -10,7 +10,7 @@ import { parseOrderBy } from '../domain/order-by.ts';
 import { DriveQueryError, parseDriveQuery, type QueryNode } from '../domain/query/index.ts';
 import { atLeast } from '../domain/roles.ts';
 import { badRequest, insufficientPermissions, invalidValue } from '../errors.ts';
-import { emptyWorkspaceContent } from '../ops/convert.ts';
+import { emptyWorkspaceContent, type PreparedUpload } from '../ops/convert.ts';
 import { createFile, MODIFIED_DATE_BEHAVIORS, updateFile, type NewContent, type UpdateOptions } from '../ops/files.ts';
 import { copyFile, deleteTree, emptyTrash, setTrashed, touchFile } from '../ops/lifecycle.ts';
 import { etagOf } from '../domain/etag.ts';
@@ -54,17 +54,16 @@ export async function callerOf(svc: FilesService, req: FastifyRequest, write: bo
 }
 
 /** Inserts a file from metadata and optional prepared content (shared by the JSON and upload routes). */
-export async function insertWith(svc: FilesService, caller: Caller, q: Query, patch: FilePatch, content?: { data: Buffer; mimeType: string }) {
-  const empty = content ? undefined : patch.mimeType ? emptyWorkspaceContent(patch.mimeType) : undefined;
-  const bytes = content ?? (empty ? { data: empty, mimeType: patch.mimeType! } : undefined);
+export async function insertWith(svc: FilesService, caller: Caller, q: Query, patch: FilePatch, content?: PreparedUpload) {
+  const bytes = content ?? (patch.mimeType ? emptyWorkspaceContent(patch.mimeType) : undefined);
   const options = { supportsAllDrives: q.allDrives, pinned: q.bool('pinned', false) };
   const run = (c?: NewContent) => svc.write(caller, (u) => createFile(u, patch, c, options));
-  const file = bytes ? await svc.blobs.withContent(bytes.data, (blob) => run({ blob, mimeType: bytes.mimeType })) : await run();
+  const file = bytes ? await svc.blobs.withContent(bytes.data, (blob) => run({ blob, mimeType: bytes.mimeType, text: bytes.text })) : await run();
   return renderFile(svc, caller, file);
 }
 
 /** Updates a file's metadata and optional prepared content (shared by the JSON and upload routes). */
-export async function updateWith(svc: FilesService, caller: Caller, req: FastifyRequest, patch: FilePatch, content?: { data: Buffer; mimeType: string }) {
+export async function updateWith(svc: FilesService, caller: Caller, req: FastifyRequest, patch: FilePatch, content?: PreparedUpload) {
   const q = new Query(req);
   const options = updateOptions(q);
   const run = (c?: NewContent) =>
@@ -72,7 +71,7 @@ export async function updateWith(svc: FilesService, caller: Caller, req: Fastify
       const { file, role } = await svc.access(u.tx, caller, params(req).fileId, { need: 'writer', supportsAllDrives: options.supportsAllDrives, ifMatch: header(req, 'if-match') });
       return updateFile(u, file, role, patch, c, options);
     });
-  const file = content ? await svc.blobs.withContent(content.data, (blob) => run({ blob, mimeType: content.mimeType })) : await run();
+  const file = content ? await svc.blobs.withContent(content.data, (blob) => run({ blob, mimeType: content.mimeType, text: content.text })) : await run();
   return renderFile(svc, caller, file);
 }
 

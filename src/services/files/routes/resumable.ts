@@ -134,13 +134,13 @@ async function finish(svc: FilesService, session: any, last: Buffer, reply: Fast
   const data = Buffer.concat([await svc.blobs.readParts(svc.db, session.id), last]);
   const current = session.file_id ? await svc.db.selectFrom('files_files').select('mime_type').where('id', '=', session.file_id).executeTakeFirst() : undefined;
   const requested = patch.mimeType ?? (current && String(current.mime_type).startsWith('application/vnd.google-apps.') ? current.mime_type : undefined);
-  const content = prepareUpload(data, session.content_type, q.bool('convert', false), requested);
+  const content = await prepareUpload(data, session.content_type, q.bool('convert', false), requested);
   const file = await svc.blobs.withContent(content.data, (blob) =>
     svc.write(caller, async (u) => {
       const gone = await u.tx.deleteFrom('files_uploads').where('id', '=', session.id).where('received', '=', session.received).executeTakeFirst();
       if (Number(gone.numDeletedRows) !== 1) throw sessionGone();
       await svc.blobs.dropParts(u.tx, session.id);
-      const next = { blob, mimeType: content.mimeType };
+      const next = { blob, mimeType: content.mimeType, text: content.text };
       const merged = { ...patch, mimeType: content.mimeType };
       if (!session.file_id) return createFile(u, merged, next, { supportsAllDrives: q.allDrives, pinned: q.bool('pinned', false) });
       const { file, role } = await svc.access(u.tx, caller, session.file_id, { need: 'writer', supportsAllDrives: q.allDrives });

@@ -1,0 +1,63 @@
+// Long computations of a request (a 100 MB upload converted to a spreadsheet) run on a worker thread, so one request
+// never stalls every service sharing the event loop. Small inputs run in place: a worker's round trip costs more than
+// they do.
+import { WorkerRpc } from './worker-rpc.ts';
+
+type AnyFunction = (...args: any[]) => unknown;
+/** The names of a module's exported functions (it may export classes and constants too). */
+type FunctionName<M> = { [K in keyof M]: M[K] extends AnyFunction ? K : never }[keyof M] & string;
+type Args<F> = F extends (...args: infer A) => unknown ? A : never;
+type Result<F> = F extends (...args: any[]) => infer R ? Awaited<R> : never;
+type ErrorClass = new (message: string) => Error;
+
+export interface OffLoopOptions {
+  /** Error classes the functions throw on purpose, by name: a worker's error comes back as one of these. */
+  errors?: ErrorClass[];
+}
+
+export class OffLoop<M extends object> {
+  readonly #inline: M;
+  readonly #rpc: WorkerRpc;
+  readonly #errors: Map<string, ErrorClass>;
+
+  /**
+   * `moduleUrl` is the module exporting `functions` (the worker loads it by URL; this thread calls them in place), so
+   * both threads run the same code.
+   */
+  constructor(moduleUrl: URL, functions: M, options: OffLoopOptions = {}) {
+    this.#inline = functions;
+    this.#rpc = new WorkerRpc(new URL('./module-worker.js', import.meta.url), { workerData: { module: moduleUrl.href } });
+    // Keyed by the name an instance reports (a bundler may rename the class itself).
+    this.#errors = new Map((options.errors ?? []).map((c) => [new c('').name, c]));
+  }
+
+  /**
+   * Runs `functions[fn](...args)`, on the worker unless `inPlace`. Arguments are copied to the worker; byte arrays in
+   * the result come back as Buffers.
+   */
+  async run<K extends FunctionName<M>>(fn: K, args: Args<M[K]>, inPlace: boolean): Promise<Result<M[K]>> {
+    if (inPlace) return (await (this.#inline[fn] as AnyFunction)(...args)) as Result<M[K]>;
+    let result: unknown;
+    try {
+      result = await this.#rpc.call({ fn, args });
+    } catch (err) {
+      const known = this.#errors.get((err as { code?: string }).code ?? '');
+      throw known ? new known((err as Error).message) : err;
+    }
+    return revive(result) as Result<M[K]>;
+  }
+
+  close(): Promise<void> {
+    return this.#rpc.close();
+  }
+}
+
+/** Structured clone turns a Buffer into a plain Uint8Array: the result, or its own properties, as Buffers again. */
+function revive(value: unknown): unknown {
+  const asBuffer = (v: unknown) => (v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v.buffer, v.byteOffset, v.byteLength) : v);
+  if (value instanceof Uint8Array) return asBuffer(value);
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) (value as Record<string, unknown>)[k] = asBuffer(v);
+  }
+  return value;
+}
