@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,7 +64,7 @@ for (const kind of DATABASES) {
           ),
           /refused/,
         );
-        const hash = BlobStore.describe(data).hash;
+        const hash = (await BlobStore.describe(data)).hash;
         assert.equal(await stored(hash), false);
         assert.equal(onDisk(hash), false);
       });
@@ -91,3 +92,14 @@ for (const kind of DATABASES) {
     });
   }
 }
+
+describe('BlobStore.describe', () => {
+  it('hashes content of several slices as one pass over it would', async () => {
+    const data = Buffer.from(Array.from({ length: 2.5 * 1024 * 1024 }, (_, i) => (i * 7919) % 251));
+    const info = await BlobStore.describe(data);
+    assert.equal(info.hash, createHash('sha256').update(data).digest('hex'));
+    assert.equal(info.md5, createHash('md5').update(data).digest('hex'));
+    assert.equal(info.size, data.length);
+    assert.equal((await BlobStore.describe(Buffer.alloc(0))).hash, createHash('sha256').digest('hex'));
+  });
+});
