@@ -31,24 +31,44 @@ export function childrenOf(prefix: string, keys: string[]): string[] {
   return [...out].sort();
 }
 
+/** A parsed value, frozen through: one object handed to every reader of the same stored bytes. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 export class LogicalStorage implements BarrierStorage {
   readonly #barrier: Barrier;
   readonly #prefix: string;
   readonly #locks: KeyLocks;
+  /**
+   * With the value cache on, the barrier hands out the same plaintext Buffer for the same stored value; its parsed,
+   * frozen value is kept beside it, so a read parses nothing (a KV read parsed seven values, a tenth of its time).
+   */
+  readonly #parsed: WeakMap<Buffer, unknown> | null;
 
-  constructor(barrier: Barrier, prefix = '', locks = new KeyLocks()) {
+  constructor(barrier: Barrier, prefix = '', locks = new KeyLocks(), parsed: WeakMap<Buffer, unknown> | null = null) {
     this.#barrier = barrier;
     this.#prefix = prefix;
     this.#locks = locks;
+    this.#parsed = parsed;
   }
 
   get prefix(): string {
     return this.#prefix;
   }
 
+  /** The stored value; frozen when the value cache is on (copy it to change it). */
   async get<T = unknown>(key: string): Promise<T | undefined> {
     const value = await this.#barrier.get(this.#prefix + key);
-    return value === undefined ? undefined : (JSON.parse(value.toString('utf8')) as T);
+    if (value === undefined) return undefined;
+    if (!this.#parsed) return JSON.parse(value.toString('utf8')) as T;
+    let parsed = this.#parsed.get(value);
+    if (parsed === undefined) this.#parsed.set(value, (parsed = deepFreeze(JSON.parse(value.toString('utf8')))));
+    return parsed as T;
   }
 
   async put(key: string, value: unknown): Promise<void> {
@@ -80,7 +100,7 @@ export class LogicalStorage implements BarrierStorage {
   }
 
   view(prefix: string): LogicalStorage {
-    return new LogicalStorage(this.#barrier, this.#prefix + prefix, this.#locks);
+    return new LogicalStorage(this.#barrier, this.#prefix + prefix, this.#locks, this.#parsed);
   }
 
   locked<T>(key: string, fn: () => Promise<T>): Promise<T> {

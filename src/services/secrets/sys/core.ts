@@ -69,7 +69,7 @@ export class StoreCore implements SecretsCore {
     this.aclCacheBudget = options.aclCacheBudget;
     this.barrier = new Barrier(this.physical);
     this.seal = new Seal(this.physical, this.barrier);
-    this.root = new LogicalStorage(this.barrier, '', new KeyLocks());
+    this.root = new LogicalStorage(this.barrier, '', new KeyLocks(), options.storageCache ? new WeakMap() : null);
     this.stamp = new ConfigStamp(
       () => this.root.view('sys/'),
       () => this.#dropCaches(),
