@@ -1,6 +1,7 @@
 // The service's graph: documents in the database, the search index in memory (compact: domain/segment.ts). Every
 // change is written through a unit of work and applied to the index once committed; the index is rebuilt from the
 // database at start, a slice at a time so that other requests go on meanwhile.
+import { prepared } from '../../core/db/prepared.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import type { Entity } from './domain/entity.ts';
 import { SearchIndex, indexedEntity, type IndexQuery } from './domain/search-index.ts';
@@ -118,7 +119,12 @@ export class EntityGraph {
     return scored.flatMap((s) => (docs.has(s.id) ? [{ entity: docs.get(s.id)!, score: s.score }] : []));
   }
 
-  documents(ids: string[]): Promise<Entity[]> {
-    return entityDocuments(this.#ctx.kysely, ids);
+  /** A lookup by one id (the most frequent) runs a query compiled once. */
+  readonly #byId = prepared<{ doc: string }>(() => this.#ctx.kysely.selectFrom('entities_entities').select('doc').where('id', '=', ''));
+
+  async documents(ids: string[]): Promise<Entity[]> {
+    if (ids.length !== 1) return entityDocuments(this.#ctx.kysely, ids);
+    const { rows } = await this.#byId(this.#ctx.kysely, ids[0]);
+    return rows.map((r) => JSON.parse(r.doc) as Entity);
   }
 }
