@@ -212,11 +212,17 @@ export class Identity {
   }
 }
 
-/** True when a credential's scopes grant `scope`: full URLs and their short form after `/auth/` are the same scope. */
+const shortScope = (s: string) => s.replace(/^https:\/\/www\.googleapis\.com\/auth\//, '');
+
+/** A credential's scopes by short name, kept with the credential (a resolved one is reused across requests). */
+const heldScopes = new WeakMap<Credential, Set<string>>();
+
+/** True when a credential's scopes grant one of `accepted`: full URLs and their short form after `/auth/` are the same scope. */
 export function hasScope(credential: Credential, ...accepted: string[]): boolean {
-  const short = (s: string) => s.replace(/^https:\/\/www\.googleapis\.com\/auth\//, '');
-  const held = new Set(credential.scopes.map(short));
-  return accepted.some((s) => held.has(short(s)));
+  let held = heldScopes.get(credential);
+  if (!held) heldScopes.set(credential, (held = new Set(credential.scopes.map(shortScope))));
+  for (const s of accepted) if (held.has(shortScope(s))) return true;
+  return false;
 }
 
 function toPrincipal(row: any): Principal {
