@@ -1,10 +1,12 @@
 // One service never stalls another: KV v2 reads measured while bidMetrics over a large data set runs at the same time
 // on the bidding listener of the same process (MIXED_BENCH_EVENTS sizes the bidding data, default 2,000,000), and while
-// error reports are written as fast as they come (group commits, their fsyncs and the log's checkpoints).
+// error reports are written as fast as they come (group commits, their fsyncs and the log's checkpoints), and while
+// month lists of a calendar of 50,000 events run (series expanded and merged on the event loop).
 import type { BenchScenario } from '../scenario.ts';
 import { biddingOf } from '../../src/services/bidding/bidding.ts';
 import { simulate } from '../../src/services/bidding/domain/generator.ts';
 import { ingestAll } from '../../src/services/bidding/ingest.ts';
+import { scenarios as calendar } from './calendar.ts';
 import { scenarios as errorReporting } from './errorreporting.ts';
 import { kvReads } from './secrets.ts';
 
@@ -42,6 +44,17 @@ export const scenarios: BenchScenario[] = [
     async background(env) {
       const reports = errorReporting.find((s) => s.name === 'errorreporting.report')!;
       return { service: 'errorreporting', connections: 20, ...(await reports.setup(env)) };
+    },
+  },
+  {
+    name: 'mixed.kv2-read-during-calendar-month',
+    service: 'secrets',
+    needs: ['calendar'],
+    connections: 20,
+    setup: kvReads,
+    async background(env) {
+      const month = calendar.find((s) => s.name.startsWith('calendar.month.singleEvents'))!;
+      return { service: 'calendar', connections: 20, ...(await month.setup(env)) };
     },
   },
 ];

@@ -3,6 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import { decodePageToken, encodePageToken } from '../../core/google/index.ts';
 import type { ServiceContext } from '../../core/service.ts';
+import { Turns } from '../../core/turns.ts';
 import { badRequest, fullSyncRequired } from './domain/errors.ts';
 import type { EventDoc } from './domain/event.ts';
 import { instanceDoc, originalKey, seriesOf } from './domain/instances.ts';
@@ -59,17 +60,24 @@ export class Reader {
     const snap = cursor?.snap ?? calendar.changeSeq;
     let items: Item[];
     let more: unknown;
+    // A window's expansion and a page's rendering run on the event loop, in turns with every other request.
+    const turns = new Turns();
     if (lq.syncToken !== undefined) {
       const since = readSyncToken(lq.syncToken, calendar.id, shape);
       if (since < calendar.syncFloor || since > calendar.changeSeq) throw fullSyncRequired();
       ({ items, more } = await this.#changes(calendar, lq, since, snap, cursor?.at as [number, number] | undefined));
     } else if (lq.singleEvents) {
-      ({ items, more } = await this.#expanded(calendar, lq, snap, (cursor?.at as number | undefined) ?? 0));
+      ({ items, more } = await this.#expanded(calendar, lq, snap, (cursor?.at as number | undefined) ?? 0, turns));
     } else {
       ({ items, more } = await this.#stored(calendar, lq, snap, cursor?.at as [number, string] | undefined));
     }
+    const rendered: Array<Record<string, unknown>> = [];
+    for (const i of items) {
+      if (turns.due) await turns.take();
+      rendered.push(renderEvent(docOf(i), i.etag, view));
+    }
     const page: EventsPage = {
-      items: items.map((i) => renderEvent(docOf(i), i.etag, view)),
+      items: rendered,
       updated: new Date(Math.max(0, ...items.map((i) => i.updatedMs))).toISOString(),
       etag: etagOf(snap, 1),
     };
@@ -155,7 +163,7 @@ export class Reader {
   }
 
   /** Single events and the instances of every series inside the window, offset-paged. */
-  async #expanded(calendar: CalendarRow, lq: ListQuery, snap: number, offset: number): Promise<{ items: Item[]; more: unknown }> {
+  async #expanded(calendar: CalendarRow, lq: ListQuery, snap: number, offset: number, turns: Turns): Promise<{ items: Item[]; more: unknown }> {
     const zone = calendar.doc.timeZone;
     const db = this.#ctx.kysely;
     const from = lq.timeMin;
@@ -172,7 +180,9 @@ export class Reader {
     if (lq.orderBy !== 'updated' && !properties) singlesQuery = singlesQuery.orderBy('start_ms').orderBy('event_id').limit(offset + lq.maxResults + 1 + (calendar.changeSeq - snap));
     // The window's rows are read off the event loop (a month of a busy calendar is thousands of rows).
     const singles = ((await this.#ctx.db.heavyRead(singlesQuery)) as any[]).map(toRow).filter(current);
-    const masters = ((await this.#ctx.db.heavyRead(filter(this.#store.spanQuery(db, calendar.id, true, from, seriesTo)))) as any[]).map(toRow).filter(current);
+    const masterRows = (await this.#ctx.db.heavyRead(filter(this.#store.spanQuery(db, calendar.id, true, from, seriesTo)))) as any[];
+    await turns.take();
+    const masters = masterRows.map(toRow).filter(current);
     const byUpdated = lq.orderBy === 'updated';
     const before = byUpdated ? (a: Item, b: Item) => a.updatedMs - b.updatedMs || cmp(a.id, b.id) : (a: Item, b: Item) => a.startMs - b.startMs || cmp(a.id, b.id);
     // Every source below yields its items in page order; the page is merged from their heads, so only the items up to
@@ -186,6 +196,7 @@ export class Reader {
     if (masters.length > 0) {
       const overridden = await this.overridden(db, calendar.id, from, seriesTo);
       for (const m of masters) {
+        if (turns.due) await turns.take();
         const master = docOfRow(m);
         if (!this.#propertiesMatch(lq, master)) continue;
         // Instances of one series share its `updated` and their ids rise with their start: start order is page order
@@ -206,6 +217,7 @@ export class Reader {
     const heap = new SourceHeap(before);
     for (const source of sources) heap.push(source);
     for (let n = 0; n < end; n++) {
+      if (turns.due) await turns.take();
       const item = heap.pop();
       if (item === undefined) break;
       if (n >= offset) page.push(item);
