@@ -1,7 +1,8 @@
 // One service never stalls another: KV v2 reads measured while bidMetrics over a large data set runs at the same time
 // on the bidding listener of the same process (MIXED_BENCH_EVENTS sizes the bidding data, default 2,000,000), and while
 // error reports are written as fast as they come (group commits, their fsyncs and the log's checkpoints), and while
-// month lists of a calendar of 50,000 events run (series expanded and merged on the event loop).
+// month lists of a calendar of 50,000 events run (series expanded and merged on the event loop), and while groupStats
+// over 3,000 events runs.
 import type { BenchScenario } from '../scenario.ts';
 import { biddingOf } from '../../src/services/bidding/bidding.ts';
 import { simulate } from '../../src/services/bidding/domain/generator.ts';
@@ -55,6 +56,17 @@ export const scenarios: BenchScenario[] = [
     async background(env) {
       const month = calendar.find((s) => s.name.startsWith('calendar.month.singleEvents'))!;
       return { service: 'calendar', connections: 20, ...(await month.setup(env)) };
+    },
+  },
+  {
+    name: 'mixed.kv2-read-during-groupStats',
+    service: 'secrets',
+    needs: ['errorreporting'],
+    connections: 20,
+    setup: kvReads,
+    async background(env) {
+      const stats = errorReporting.find((s) => s.name === 'errorreporting.groupStats')!;
+      return { service: 'errorreporting', connections: 20, ...(await stats.setup(env)) };
     },
   },
 ];

@@ -33,7 +33,22 @@ describe('redaction rules', () => {
     );
     assert.ok(mayHoldSensitiveKey('{"a":{"client_secret" : 1}}'));
     assert.ok(!mayHoldSensitiveKey('{"name":"token","keys_count":2}'), 'a sensitive word as a value, or a key only containing one');
-    assert.ok(mayHoldSensitiveKey('{"a":"\\u0074oken"}'), 'an escape could spell a name');
+    assert.ok(mayHoldSensitiveKey('{"\\u0074oken":"x"}'), 'a \\u escape could spell a name');
+    assert.ok(!mayHoldSensitiveKey(JSON.stringify({ message: 'Error: "quoted"\n    at f (a.js:1:1)' })), 'other escapes spell no name');
+  });
+
+  it('never misses a sensitive key, whatever the strings around it hold', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', '"', '\\', '\n', ':', '_', '-', 'é', '\u2028', ' '), maxLength: 8 });
+    const key = fc.oneof(name, text, fc.tuple(text, name).map(([a, b]) => `${a}_${b}`));
+    const value = fc.oneof(text, fc.integer(), fc.dictionary(key, text, { maxKeys: 2 }));
+    const holdsSensitive = (v: unknown): boolean =>
+      !!v && typeof v === 'object' && Object.entries(v).some(([k, inner]) => isSensitiveName(k) || holdsSensitive(inner));
+    fc.assert(
+      fc.property(fc.dictionary(key, value, { maxKeys: 4 }), (object) => {
+        if (holdsSensitive(object)) assert.ok(mayHoldSensitiveKey(JSON.stringify(object)), JSON.stringify(object));
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('redacts sensitive query values only, and returns other URLs as they are', () => {

@@ -43,9 +43,13 @@ export function isSensitiveName(name: string): boolean {
   return SENSITIVE_QUERY.test(name) || SENSITIVE_FIELD.test(name);
 }
 
-/** False only when this JSON text has no escape sequence (which could spell a name) and no key isSensitiveName would match. */
+/**
+ * False only when this JSON text has no `\\u` escape (which could spell a name) and no key isSensitiveName would
+ * match. Other escapes cannot hide a name's letters: a text with line breaks or quotes in its strings (every error
+ * report's stack trace) is still read by the expression instead of being redacted field by field.
+ */
 export function mayHoldSensitiveKey(jsonText: string): boolean {
-  return jsonText.includes('\\') || SENSITIVE_JSON_KEY.test(jsonText);
+  return jsonText.includes('\\u') || SENSITIVE_JSON_KEY.test(jsonText);
 }
 
 function decodeSafe(s: string): string {

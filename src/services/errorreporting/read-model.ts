@@ -1,6 +1,7 @@
 // The read side as the real API shapes it: groupStats.list, events.list and ErrorGroup resources.
 import { decodePageToken, encodePageToken } from '../../core/google/index.ts';
 import { formatInstant, instantFromMs } from '../../core/time.ts';
+import { Turns } from '../../core/turns.ts';
 import { groupName, holdsEvents, type Scope } from './domain/project.ts';
 import { bucketPlan, bucketsOf, type EventsQuery, type GroupStatsQuery } from './domain/query.ts';
 import type { ErrorStore, GroupAggregate, GroupRow, GroupSlice, StoredEvent } from './store.ts';
@@ -72,7 +73,19 @@ export async function listGroupStats(store: ErrorStore, scope: Scope, q: GroupSt
   const latestIds = [...slicesOf.values()].map((list) => list.reduce((max, sl) => (sl.latestId > max ? sl.latestId : max), 0));
   const representativeOf = new Map((await store.eventsById(latestIds)).map((e) => [e.groupId, e]));
 
-  const errorGroupStats = page.map((a) => {
+  // Bucket bounds repeat from group to group: each is formatted once.
+  const formatted = new Map<number, string>();
+  const time = (ms: number) => {
+    let text = formatted.get(ms);
+    if (text === undefined) formatted.set(ms, (text = wireTime(ms)));
+    return text;
+  };
+  // Many buckets make this loop long (a day of one-second buckets is 86,400 a group): it runs in turns with the
+  // other requests of the process.
+  const turns = new Turns();
+  const errorGroupStats: Array<Record<string, unknown>> = [];
+  for (const a of page) {
+    if (turns.due) await turns.take();
     const mine = slicesOf.get(a.groupId) ?? [];
     const affected = uniqueServices(mine);
     const stats: Record<string, unknown> = {
@@ -81,11 +94,12 @@ export async function listGroupStats(store: ErrorStore, scope: Scope, q: GroupSt
       affectedUsersCount: String(a.affectedUsers),
     };
     if (plan) {
-      stats.timedCounts = bucketsOf(plan, q.timeRange, sumByIndex(mine)).map((b) => ({
-        count: String(b.count),
-        startTime: wireTime(b.startMs),
-        endTime: wireTime(b.endMs),
-      }));
+      const timedCounts: Array<Record<string, string>> = [];
+      for (const b of bucketsOf(plan, q.timeRange, sumByIndex(mine))) {
+        if (turns.due) await turns.take();
+        timedCounts.push({ count: String(b.count), startTime: time(b.startMs), endTime: time(b.endMs) });
+      }
+      stats.timedCounts = timedCounts;
     }
     const bound = boundsOf.get(a.groupId);
     if (bound) {
@@ -96,8 +110,8 @@ export async function listGroupStats(store: ErrorStore, scope: Scope, q: GroupSt
     stats.numAffectedServices = affected.length;
     const representative = representativeOf.get(a.groupId);
     if (representative) stats.representative = errorEventJson(representative);
-    return stats;
-  });
+    errorGroupStats.push(stats);
+  }
 
   // Empty repeated fields are omitted on the wire, as proto3 JSON does.
   const out: Record<string, unknown> = errorGroupStats.length ? { errorGroupStats } : {};
