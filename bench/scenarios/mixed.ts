@@ -7,8 +7,12 @@ import type { BenchScenario } from '../scenario.ts';
 import { biddingOf } from '../../src/services/bidding/bidding.ts';
 import { simulate } from '../../src/services/bidding/domain/generator.ts';
 import { ingestAll } from '../../src/services/bidding/ingest.ts';
+import { scenarios as books } from './books.ts';
 import { scenarios as calendar } from './calendar.ts';
+import { scenarios as catalog } from './catalog.ts';
+import { scenarios as entities } from './entities.ts';
 import { scenarios as errorReporting } from './errorreporting.ts';
+import { scenarios as files } from './files.ts';
 import { kvReads } from './secrets.ts';
 
 const EVENTS = Number(process.env.MIXED_BENCH_EVENTS ?? 2_000_000);
@@ -39,11 +43,17 @@ export const scenarios: BenchScenario[] = [
   kvReadsDuring('mixed.kv2-read-during-report-writes', errorReporting, 'errorreporting.report'),
   kvReadsDuring('mixed.kv2-read-during-calendar-month', calendar, 'calendar.month.singleEvents (50k events)'),
   kvReadsDuring('mixed.kv2-read-during-groupStats', errorReporting, 'errorreporting.groupStats'),
+  // BENCH_MIXED_WITH=<scenario>[,<scenario>]: KV reads beside any other read scenario, on demand.
+  ...(process.env.BENCH_MIXED_WITH ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((other) => kvReadsDuring(`mixed.kv2-read-during-${other}`, [...books, ...catalog, ...entities, ...files], other)),
 ];
 
 /** KV reads at 20 connections while another scenario of the benchmark runs at 20 connections in the background. */
 function kvReadsDuring(name: string, from: BenchScenario[], backgroundName: string): BenchScenario {
-  const behind = from.find((s) => s.name === backgroundName)!;
+  const behind = from.find((s) => s.name === backgroundName);
+  if (!behind) throw new Error(`no scenario named ${backgroundName}`);
   return {
     name,
     service: 'secrets',

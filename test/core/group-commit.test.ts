@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import { GroupCommitter } from '../../src/core/db/group-commit.ts';
+import { performance } from 'node:perf_hooks';
+import { BATCH_BUDGET_MS, GroupCommitter } from '../../src/core/db/group-commit.ts';
 import { NestedWriteError, type Database } from '../../src/core/db/index.ts';
 import { DATABASES } from '../helpers/runtime.ts';
 import { testDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -133,6 +134,24 @@ describe('group commit with the fsync off the event loop (SQLite)', () => {
     const committer = new GroupCommitter(kysely, { makeDurable: async () => Promise.reject(new Error('EIO')) });
     const results = await Promise.allSettled([2, 3].map((id) => committer.write((tx) => tx.insertInto('gc_durable').values({ id }).execute())));
     assert.deepEqual(results.map((r) => r.status === 'rejected' && (r.reason as Error).message), ['EIO', 'EIO']);
+  });
+
+  it('commits a batch once its units have run for BATCH_BUDGET_MS, leaving the rest to the next batch', async () => {
+    const committer = new GroupCommitter(kysely, { makeDurable: async () => undefined });
+    // Each unit keeps the event loop for the whole budget: no second unit may join its batch.
+    const slow = (id: number) =>
+      committer.write(async (tx) => {
+        const until = performance.now() + BATCH_BUDGET_MS;
+        while (performance.now() < until);
+        await tx.insertInto('gc_durable').values({ id }).execute();
+      });
+    const quick = (id: number) => committer.write((tx) => tx.insertInto('gc_durable').values({ id }).execute());
+    await Promise.all([slow(10), slow(11), slow(12)]);
+    assert.deepEqual(committer.stats(), { commits: 3, units: 3 });
+    await Promise.all(Array.from({ length: 20 }, (_, i) => quick(20 + i)));
+    const { commits, units } = committer.stats();
+    assert.equal(units, 23);
+    assert.ok(commits - 3 < 20, `quick units arriving together still share commits (${commits - 3} for 20)`);
   });
 
   it('restores synchronous=FULL after each batch for writes outside the committer', async () => {
