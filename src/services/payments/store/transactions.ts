@@ -1,10 +1,10 @@
 // Transactions. State changes are conditional updates (`WHERE trans_status IN (...)`) whose row count decides who won,
 // so two racing captures, voids or refunds cannot both succeed.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { PaymentSource } from '../contract.ts';
 import type { AcquirerOutcome } from '../domain/sandbox.ts';
 import type { TransStatus, TransType } from '../domain/transaction-states.ts';
-import { preparedInsert } from '../../../core/db/prepared.ts';
+import { prepared, preparedInsert, type PreparedQuery } from '../../../core/db/prepared.ts';
 import { expiringSlotClaim, type SlotClaim } from './slots.ts';
 
 /** Card facts kept with a transaction: never the number itself. */
@@ -135,11 +135,28 @@ export class TransactionStore {
 
   /** Up to `limit` transactions matching an identifier or a transno since `sinceMs`, newest first. */
   async search(merchantid: number, match: { identifier?: string; transno?: number }, sinceMs: number, limit: number): Promise<Tx[]> {
-    let q = this.#db.selectFrom('payments_transactions').selectAll().where('merchantid', '=', merchantid).where('created_at', '>=', sinceMs);
-    if (match.identifier !== undefined) q = q.where('identifier', '=', match.identifier);
-    if (match.transno !== undefined) q = q.where('transno', '=', match.transno);
-    return (await q.orderBy('created_at', 'desc').orderBy('transno', 'desc').limit(limit).execute()).map(toTx);
+    const byIdentifier = match.identifier !== undefined;
+    const byTransno = match.transno !== undefined;
+    // A retrieve runs this on every request: each shape (the fields matched, the limit) is compiled once.
+    const shape = `${byIdentifier}/${byTransno}/${limit}`;
+    let query = this.#searches.get(shape);
+    if (!query) {
+      query = prepared<Record<string, unknown>>(() => {
+        let q = this.#db.selectFrom('payments_transactions').selectAll().where('merchantid', '=', 0).where('created_at', '>=', 0);
+        if (byIdentifier) q = q.where('identifier', '=', '');
+        if (byTransno) q = q.where('transno', '=', 0);
+        // A literal limit: a bound one would be one more parameter on PostgreSQL, and SQLite re-plans a bound one.
+        return q.orderBy('created_at', 'desc').orderBy('transno', 'desc').limit(sql.lit(limit));
+      });
+      this.#searches.set(shape, query);
+    }
+    const parameters: unknown[] = [merchantid, sinceMs];
+    if (byIdentifier) parameters.push(match.identifier);
+    if (byTransno) parameters.push(match.transno);
+    return (await query(this.#db, ...parameters)).rows.map(toTx);
   }
+
+  readonly #searches = new Map<string, PreparedQuery<Record<string, unknown>>>();
 
   /** Moves a transaction on if it is still in one of `from`; true when this call made the change. */
   async transition(id: string, from: TransStatus[], set: Partial<Pick<Tx, 'trans_status' | 'amount' | 'authcode' | 'result' | 'result_code' | 'result_message' | 'checks' | 'threeds'>>, nowMs: number): Promise<boolean> {
