@@ -13,12 +13,18 @@ type ErrorClass = new (message: string) => Error;
 export interface OffLoopOptions {
   /** Error classes the functions throw on purpose, by name: a worker's error comes back as one of these. */
   errors?: ErrorClass[];
+  /** How long the worker stays after its last call (it holds some 40 MB); the next call starts another. */
+  idleMs?: number;
 }
+
+const DEFAULT_IDLE_MS = 30_000;
 
 export class OffLoop<M extends object> {
   readonly #inline: M;
   readonly #rpc: WorkerRpc;
   readonly #errors: Map<string, ErrorClass>;
+  readonly #idleMs: number;
+  #idleTimer: NodeJS.Timeout | undefined;
 
   /**
    * `moduleUrl` is the module exporting `functions` (the worker loads it by URL; this thread calls them in place), so
@@ -29,6 +35,12 @@ export class OffLoop<M extends object> {
     this.#rpc = new WorkerRpc(new URL('./module-worker.js', import.meta.url), { workerData: { module: moduleUrl.href } });
     // Keyed by the name an instance reports (a bundler may rename the class itself).
     this.#errors = new Map((options.errors ?? []).map((c) => [new c('').name, c]));
+    this.#idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+  }
+
+  /** Whether the worker thread is running (it stops after `idleMs` without calls). */
+  get started(): boolean {
+    return this.#rpc.started;
   }
 
   /**
@@ -37,17 +49,24 @@ export class OffLoop<M extends object> {
    */
   async run<K extends FunctionName<M>>(fn: K, args: Args<M[K]>, inPlace: boolean): Promise<Result<M[K]>> {
     if (inPlace) return (await (this.#inline[fn] as AnyFunction)(...args)) as Result<M[K]>;
+    clearTimeout(this.#idleTimer);
     let result: unknown;
     try {
       result = await this.#rpc.call({ fn, args });
     } catch (err) {
       const known = this.#errors.get((err as { code?: string }).code ?? '');
       throw known ? new known((err as Error).message) : err;
+    } finally {
+      if (this.#rpc.pending === 0) {
+        this.#idleTimer = setTimeout(() => void this.#rpc.close(), this.#idleMs);
+        this.#idleTimer.unref();
+      }
     }
     return revive(result) as Result<M[K]>;
   }
 
   close(): Promise<void> {
+    clearTimeout(this.#idleTimer);
     return this.#rpc.close();
   }
 }

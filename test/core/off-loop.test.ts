@@ -32,6 +32,17 @@ describe('OffLoop', () => {
     }
   });
 
+  it('stops its worker once idle for idleMs, and starts another for the next call', async () => {
+    const brief = new OffLoop(new URL('./off-loop-jobs.ts', import.meta.url), jobs, { idleMs: 20 });
+    const first = await brief.run('where', [], false);
+    assert.equal(brief.started, true);
+    for (let waited = 0; brief.started && waited < 200; waited++) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(brief.started, false, 'the idle worker stopped');
+    const second = await brief.run('where', [], false);
+    assert.notEqual(second, first, 'a new worker thread answered');
+    await brief.close();
+  });
+
   it('keeps answering after close, with a new worker', async () => {
     await offLoop.close();
     assert.notEqual(await offLoop.run('where', [], false), threadId);
