@@ -36,8 +36,10 @@ describe('write-ahead log checkpoints (sqlite)', () => {
     const big = 'x'.repeat(3000);
     const writeMany = (from: number) => Promise.all(Array.from({ length: 200 }, (_, i) => db.write((tx) => tx.insertInto('ck_items').values({ id: from + i, v: big }).execute())));
     await writeMany(0);
+    // The writes went to the log. How many frames it holds depends on whether a checkpoint ran between two of the
+    // batches they took (a batch stops taking units after BATCH_BUDGET_MS), after which the log starts over.
     const grown = walFrames(path);
-    assert.ok(grown >= 200, `the log holds the writes (${grown} frames)`);
+    assert.ok(grown > 0, `the log holds the writes (${grown} frames)`);
     // Commits after the interval run the checkpoint in their window; wait until one has.
     const deadline = Date.now() + 20_000;
     let round = 1;
