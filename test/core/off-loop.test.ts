@@ -43,6 +43,14 @@ describe('OffLoop', () => {
     await brief.close();
   });
 
+  it('answers a call made while its previous worker is still closing', async () => {
+    await offLoop.run('where', [], false);
+    const closing = offLoop.close();
+    const next = offLoop.run('where', [], false);
+    await closing;
+    assert.notEqual(await next, threadId, 'the old worker\'s exit did not fail the call waiting for the new one');
+  });
+
   it('keeps answering after close, with a new worker', async () => {
     await offLoop.close();
     assert.notEqual(await offLoop.run('where', [], false), threadId);
