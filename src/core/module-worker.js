@@ -2,17 +2,10 @@
 // (off-loop.ts). Plain JavaScript, so it starts without a loader; a TypeScript module is compiled by tsx, registered
 // in this thread only when the module needs it.
 import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThreadPriority } from './lower-thread-priority.js';
 
-// Below the event loop's priority, as the database readers are: a long computation yields the cores to requests.
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
-
-try {
-  const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  if (Number.isInteger(threadId) && threadId > 0) setPriority(threadId, 10);
-} catch {
-  // No per-thread priority on this platform.
-}
+// Below the event loop's priority, as the database readers are.
+lowerThreadPriority();
 
 if (workerData.module.endsWith('.ts')) {
   const { register } = await import('tsx/esm/api');

@@ -1,6 +1,7 @@
 // Long computations of a request (a 100 MB upload converted to a spreadsheet) run on a worker thread, so one request
 // never stalls every service sharing the event loop. Small inputs run in place: a worker's round trip costs more than
 // they do.
+import { withBuffers } from './thread-bytes.ts';
 import { WorkerRpc } from './worker-rpc.ts';
 
 type AnyFunction = (...args: any[]) => unknown;
@@ -62,21 +63,11 @@ export class OffLoop<M extends object> {
         this.#idleTimer.unref();
       }
     }
-    return revive(result) as Result<M[K]>;
+    return withBuffers(result) as Result<M[K]>;
   }
 
   close(): Promise<void> {
     clearTimeout(this.#idleTimer);
     return this.#rpc.close();
   }
-}
-
-/** Structured clone turns a Buffer into a plain Uint8Array: the result, or its own properties, as Buffers again. */
-function revive(value: unknown): unknown {
-  const asBuffer = (v: unknown) => (v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v.buffer, v.byteOffset, v.byteLength) : v);
-  if (value instanceof Uint8Array) return asBuffer(value);
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    for (const [k, v] of Object.entries(value)) (value as Record<string, unknown>)[k] = asBuffer(v);
-  }
-  return value;
 }

@@ -3,6 +3,7 @@
 // PostgreSQL the pool's connections already wait off the loop, so the query simply runs there.
 import { availableParallelism } from 'node:os';
 import type { CompiledQuery } from 'kysely';
+import { withBuffers } from '../thread-bytes.ts';
 import { WorkerRpc } from '../worker-rpc.ts';
 
 // A reader allocates a long read's rows and drops them once posted: a young generation of a few MB collects them as
@@ -23,7 +24,8 @@ export class SqliteReadPool {
 
   async run<R>(query: CompiledQuery<R>): Promise<R[]> {
     const rows = await this.#pick().call<unknown[]>({ sql: query.sql, parameters: query.parameters });
-    return rows.map(restoreBuffers) as R[];
+    // Blobs come back as Uint8Arrays; callers expect the Buffers better-sqlite3 gives on the main thread.
+    return rows.map(withBuffers) as R[];
   }
 
   /** Each running reader's V8 heap (used and committed bytes). */
@@ -50,14 +52,4 @@ export class SqliteReadPool {
     for (const r of this.#readers) if (r.pending < best.pending) best = r;
     return best;
   }
-}
-
-// Blobs cross the thread boundary as Uint8Array; callers expect the Buffer better-sqlite3 gives on the main thread.
-function restoreBuffers(row: unknown): unknown {
-  if (!row || typeof row !== 'object') return row;
-  const out = row as Record<string, unknown>;
-  for (const [k, v] of Object.entries(out)) {
-    if (v instanceof Uint8Array && !Buffer.isBuffer(v)) out[k] = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-  }
-  return out;
 }

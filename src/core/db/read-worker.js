@@ -1,20 +1,11 @@
 // A read-only SQLite connection on a worker thread: runs compiled queries so a long read never blocks the event
 // loop every service shares. Plain JavaScript so it starts without a TypeScript loader.
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
+import { lowerThreadPriority } from '../lower-thread-priority.js';
 
-// Below the event loop's priority: when long reads and short requests compete for the cores, the scheduler serves
-// the short ones first, so a heavy report slows itself rather than every other service. On Linux a thread has its
-// own nice value, addressed by its thread id (/proc/thread-self names it); elsewhere the reader keeps the default.
-try {
-  const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  if (Number.isInteger(threadId) && threadId > 0) setPriority(threadId, 10);
-} catch {
-  // No per-thread priority on this platform.
-}
+lowerThreadPriority();
 
 const handle = new SQLite(workerData.path, { readonly: true, fileMustExist: true });
 handle.pragma('busy_timeout = 5000');

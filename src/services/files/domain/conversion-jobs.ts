@@ -1,5 +1,6 @@
 // The conversions a request may wait long for (a 100 MB CSV takes seconds), as functions of plain values so that
 // ops/convert.ts can run them on a worker thread: arguments arrive there as byte arrays, and results go back whole.
+import { asBuffer } from '../../../core/thread-bytes.ts';
 import {
   canExport,
   exportWorkspaceContent,
@@ -12,9 +13,6 @@ import {
 import { isWorkspace } from './mime.ts';
 import { MAX_CONTENT_TEXT, cutContentText, isTextual } from './search-text.ts';
 
-/** A Buffer over the same memory (structured clone hands a worker plain Uint8Arrays). */
-const bytes = (u: Uint8Array): Buffer => (Buffer.isBuffer(u) ? u : Buffer.from(u.buffer, u.byteOffset, u.byteLength));
-
 export interface ConvertedUpload {
   data: Buffer;
   mimeType: string;
@@ -24,21 +22,21 @@ export interface ConvertedUpload {
 
 /** An upload converted to the Workspace type its source converts to (a key of convertibleImports). */
 export function importUpload(sourceMime: string, data: Uint8Array): ConvertedUpload {
-  const imported = importWorkspaceContent(sourceMime, bytes(data));
+  const imported = importWorkspaceContent(sourceMime, asBuffer(data));
   return { data: serializeWorkspaceContent(imported.content), mimeType: imported.workspaceMime, text: textOfWorkspace(imported.content, imported.workspaceMime) };
 }
 
 /** A stored Workspace file exported to `target` (throws UnsupportedConversionError when it does not export so). */
 export function exportStored(stored: Uint8Array, target: string, title: string): Buffer {
-  return exportWorkspaceContent(parseWorkspaceContent(bytes(stored)), target, { title });
+  return exportWorkspaceContent(parseWorkspaceContent(asBuffer(stored)), target, { title });
 }
 
 /** What fullText searches in content of this type: textual bytes as UTF-8, a Workspace file's text; cut. */
 export function contentText(data: Uint8Array, mime: string): string | undefined {
-  if (isWorkspaceMime(mime)) return textOfWorkspace(parseWorkspaceContent(bytes(data)), mime);
+  if (isWorkspaceMime(mime)) return textOfWorkspace(parseWorkspaceContent(asBuffer(data)), mime);
   if (!isTextual(mime) && !isWorkspace(mime)) return undefined;
   // Only the searched part is decoded: at most four bytes a character.
-  return cutContentText(bytes(data).toString('utf8', 0, Math.min(data.byteLength, MAX_CONTENT_TEXT * 4)));
+  return cutContentText(asBuffer(data).toString('utf8', 0, Math.min(data.byteLength, MAX_CONTENT_TEXT * 4)));
 }
 
 function textOfWorkspace(content: WorkspaceContent, mime: string): string {
