@@ -12,6 +12,7 @@ import { ConfigError, loadConfig } from '../../src/config.ts';
 import { parseSettings } from '../../src/services/secrets/http/settings.ts';
 import { DEV_API_KEY, call, startTestRuntime } from '../helpers/runtime.ts';
 import { PhysicalStorage, storageMigrations } from '../../src/services/secrets/storage/physical.ts';
+import { StorageConflictError } from '../../src/services/secrets/contract.ts';
 
 const MB = 1024 * 1024;
 
@@ -88,6 +89,58 @@ describe('secrets storage cache', () => {
       await db.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('secrets storage cache across writes', () => {
+  async function withStorage(run: (storage: PhysicalStorage, db: Awaited<ReturnType<typeof openDatabase>>) => Promise<void>): Promise<void> {
+    const dir = mkdtempSync(join(tmpdir(), 'twinstack-cache-'));
+    const db = await openDatabase(join(dir, 'cache.db'));
+    try {
+      for (const m of Object.values(storageMigrations)) await m.up(db.kysely as Kysely<any>);
+      await run(new PhysicalStorage(db, { cache: true }), db);
+    } finally {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const stored = async (db: Awaited<ReturnType<typeof openDatabase>>, path: string) =>
+    (await sql<{ value: Buffer }>`select value from secrets_entries where path = ${path}`.execute(db.kysely)).rows[0]?.value.toString();
+
+  it('answers a read during a write with the old value, and with the new one once the write is durable', async () => {
+    await withStorage(async (storage, db) => {
+      await storage.put('k', Buffer.from('old'));
+      const writing = storage.put('k', Buffer.from('new'));
+      assert.equal((await storage.get('k'))?.toString(), 'old');
+      await writing;
+      assert.equal((await storage.get('k'))?.toString(), 'new');
+      assert.equal(await stored(db, 'k'), 'new');
+    });
+  });
+
+  it('keeps no entry for a deleted path', async () => {
+    await withStorage(async (storage) => {
+      for (let i = 0; i < 100; i++) await storage.put(`gone/${i}`, Buffer.from('v'));
+      await storage.put('kept', Buffer.from('v'));
+      for (let i = 0; i < 100; i++) await storage.writeMany([{ path: `gone/${i}`, value: null }]);
+      assert.equal(storage.cacheUsage.entries, 1, 'deleted paths do not take the place of live values');
+      assert.equal(await storage.get('gone/7'), undefined);
+    });
+  });
+
+  it('forgets the paths of a write that failed, and reads them from the table again', async () => {
+    await withStorage(async (storage, db) => {
+      await storage.put('guarded', Buffer.from('one'));
+      await storage.put('other', Buffer.from('two'));
+      // Changed behind the cache's back: the guard sees a value other than the one it expects.
+      await sql`update secrets_entries set value = ${Buffer.from('changed')} where path = 'guarded'`.execute(db.kysely);
+      await assert.rejects(
+        storage.writeMany([{ path: 'other', value: Buffer.from('three') }, { path: 'guarded', value: Buffer.from('four') }], { path: 'guarded', expected: Buffer.from('one') }),
+        StorageConflictError,
+      );
+      assert.equal((await storage.get('guarded'))?.toString(), 'changed');
+      assert.equal((await storage.get('other'))?.toString(), 'two', 'the failed write changed nothing');
+    });
   });
 });
 

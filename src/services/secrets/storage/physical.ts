@@ -89,6 +89,16 @@ export class PhysicalStorage {
     this.#cache?.set(path, { value: value && detached(value) });
   }
 
+  /**
+   * After a write: the value written is kept, a deleted path is only dropped. Paths are deleted for good far more often
+   * than they are read again (every KV write past max_versions deletes its oldest version), and remembering each
+   * absence evicted the live values: a KV write then read and decrypted its key's metadata again.
+   */
+  #written(path: string, value: Buffer | null): void {
+    if (value === null) this.#cache?.delete(path);
+    else this.#remember(path, value);
+  }
+
   async get(path: string): Promise<Buffer | undefined> {
     const cached = this.#cache?.get(path);
     if (cached !== undefined) return cached.value ?? undefined;
@@ -99,24 +109,23 @@ export class PhysicalStorage {
   }
 
   async put(path: string, value: Buffer): Promise<void> {
-    this.#cache?.delete(path);
-    await this.#database.write((tx) => this.#upsert(tx, path, value, value));
-    this.#remember(path, value);
+    await this.writeMany([{ path, value }]);
   }
 
   async delete(path: string): Promise<void> {
-    this.#cache?.delete(path);
-    await this.#database.write((tx) => this.#remove(tx, path));
-    this.#remember(path, null);
+    await this.writeMany([{ path, value: null }]);
   }
 
   /**
    * Puts (`value` a buffer) and deletes (`value` null) in one transaction. With `guard`, the op on the guarded path is
    * a conditional write (insert if absent / update or delete if unchanged); when it touches no row the transaction is
    * rolled back and StorageConflictError thrown.
+   *
+   * The cache keeps the old values until the write is durable: until then they are what the database holds for every
+   * other reader, and dropping them first sent each read of a key being written to the table (and its decryption)
+   * instead. A failed write drops them: a commit whose fsync failed may still have changed the table.
    */
   async writeMany(ops: Array<{ path: string; value: Buffer | null }>, guard?: { path: string; expected: Buffer | null }): Promise<void> {
-    for (const op of ops) this.#cache?.delete(op.path);
     try {
       await this.#database.write(async (tx) => {
         for (const { path, value } of ops) {
@@ -127,10 +136,10 @@ export class PhysicalStorage {
         }
       });
     } catch (err) {
-      if (guard) this.#cache?.delete(guard.path);
+      for (const op of ops) this.#cache?.delete(op.path);
       throw err;
     }
-    for (const op of ops) this.#remember(op.path, op.value);
+    for (const op of ops) this.#written(op.path, op.value);
   }
 
   /** True when the row was at `expected` (absent when null) and now holds `value` (absent when null). */
