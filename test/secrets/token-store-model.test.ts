@@ -16,6 +16,9 @@ function memoryStorage(data = new Map<string, string>(), prefix = ''): BarrierSt
       const v = data.get(prefix + key);
       return v === undefined ? undefined : JSON.parse(v);
     },
+    async has(key) {
+      return data.has(prefix + key);
+    },
     async put(key, value) {
       data.set(prefix + key, JSON.stringify(value));
     },

@@ -117,6 +117,8 @@ export const unsupportedOperation = () => new SecretsError(405, 'unsupported ope
 /** Encrypted logical storage (through the barrier). Values are JSON. Keys are plaintext paths under the view prefix. */
 export interface BarrierStorage {
   get<T = unknown>(key: string): Promise<T | undefined>;
+  /** Whether a value is stored under `key` (neither decrypted nor parsed). */
+  has(key: string): Promise<boolean>;
   put(key: string, value: unknown): Promise<void>;
   delete(key: string): Promise<void>;
   /** Immediate children of `prefix` (which ends in `/` or is ``): leaf names, and folder names ending in `/`. Sorted. */

@@ -16,7 +16,7 @@ export function kvV1(ctx: BackendContext): Backend {
   return {
     arbitraryInputPaths: ['*'],
     async exists(req) {
-      return (await storage.get(req.relativePath)) !== undefined;
+      return storage.has(req.relativePath);
     },
     async handle(req: LogicalRequest): Promise<LogicalResponse | null> {
       const path = req.relativePath;

@@ -248,7 +248,7 @@ export function kvV2(ctx: BackendContext): Backend {
     async exists(req) {
       const { prefix, key } = split(req.relativePath);
       if (prefix === 'config') return true;
-      if (prefix === 'data/' || prefix === 'metadata/') return (await metaStore.get(key)) !== undefined;
+      if (prefix === 'data/' || prefix === 'metadata/') return metaStore.has(key);
       return true;
     },
     async handle(req: LogicalRequest): Promise<LogicalResponse | null> {

@@ -85,6 +85,11 @@ export class Barrier {
     return (await this.read(path)).plaintext;
   }
 
+  async has(path: string): Promise<boolean> {
+    this.#requireTerms();
+    return (await this.#physical.get(path)) !== undefined;
+  }
+
   /** The plaintext and the ciphertext it came from (the revision a guarded write checks). */
   async read(path: string): Promise<{ plaintext: Buffer | undefined; revision: Buffer | null }> {
     const value = await this.#physical.get(path);

@@ -71,6 +71,10 @@ export class LogicalStorage implements BarrierStorage {
     return parsed as T;
   }
 
+  has(key: string): Promise<boolean> {
+    return this.#barrier.has(this.#prefix + key);
+  }
+
   async put(key: string, value: unknown): Promise<void> {
     await this.#barrier.put(this.#prefix + key, Buffer.from(JSON.stringify(value), 'utf8'));
   }
