@@ -1,30 +1,15 @@
 // Encryption at rest and the primitives credentials need. One master key per instance encrypts what services store.
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomFillSync, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { randomView } from './random.ts';
 
 const VERSION = 'v1';
 
 const NONCE_BYTES = 12;
-/**
- * Random nonces drawn from a pool refilled from the CSPRNG 512 at a time: one call into the generator per nonce was a
- * noticeable part of every durable write. Each slice is handed out once and copied into the ciphertext before the pool
- * can be refilled.
- */
-const noncePool = Buffer.alloc(NONCE_BYTES * 512);
-let nonceOffset = noncePool.length;
-
-function nextNonce(): Buffer {
-  if (nonceOffset === noncePool.length) {
-    randomFillSync(noncePool);
-    nonceOffset = 0;
-  }
-  const nonce = noncePool.subarray(nonceOffset, nonceOffset + NONCE_BYTES);
-  nonceOffset += NONCE_BYTES;
-  return nonce;
-}
 
 /** AES-256-GCM with a random 96-bit nonce; `aad` binds the ciphertext to where it is stored. */
 export function seal(key: Buffer, plaintext: Buffer, aad?: string): Buffer {
-  const nonce = nextNonce();
+  // A view of the random pool: createCipheriv and the concat below copy it before anything draws again.
+  const nonce = randomView(NONCE_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, nonce);
   if (aad !== undefined) cipher.setAAD(Buffer.from(aad, 'utf8'));
   const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);

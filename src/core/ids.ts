@@ -1,5 +1,6 @@
 // Identifier formats shared by services.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { randomPooled } from './random.ts';
 
 export const uuid = (): string => randomUUID();
 
@@ -19,14 +20,14 @@ export function sortableId(): string {
   } else {
     sequence++;
   }
-  return `${lastStamp.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(4, '0')}${randomBytes(8).toString('hex')}`;
+  return `${lastStamp.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(4, '0')}${randomPooled(8).toString('hex')}`;
 }
 
 /** URL-safe random token with `bytes` of entropy. */
-export const randomToken = (bytes = 24): string => randomBytes(bytes).toString('base64url');
+export const randomToken = (bytes = 24): string => randomPooled(bytes).toString('base64url');
 
 /** Lower-case hex of `bytes` random bytes. */
-export const randomHex = (bytes = 16): string => randomBytes(bytes).toString('hex');
+export const randomHex = (bytes = 16): string => randomPooled(bytes).toString('hex');
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 

@@ -1,5 +1,5 @@
 // Event ids: base32hex (a-v, 0-9), 5 to 1024 characters, unique per calendar; instance ids add `_<original start>`.
-import { randomBytes } from 'node:crypto';
+import { randomPooled } from '../../../core/random.ts';
 
 const BASE32HEX = '0123456789abcdefghijklmnopqrstuv';
 export const EVENT_ID = /^[a-v0-9]{5,1024}$/;
@@ -7,7 +7,7 @@ const INSTANCE_ID = /^([a-v0-9]{5,1024})_(\d{8})(?:T(\d{6})Z)?$/;
 
 /** A new random id: 26 base32hex characters (130 bits, as many as a UUID carries). */
 export function newEventId(): string {
-  const bytes = randomBytes(17);
+  const bytes = randomPooled(17);
   let out = '';
   let bits = 0;
   let value = 0;
