@@ -1,8 +1,8 @@
 // One service never stalls another: KV v2 reads measured while bidMetrics over a large data set runs at the same time
 // on the bidding listener of the same process (MIXED_BENCH_EVENTS sizes the bidding data, default 2,000,000), and while
 // error reports are written as fast as they come (group commits, their fsyncs and the log's checkpoints), and while
-// month lists of a calendar of 50,000 events run (series expanded and merged on the event loop), and while groupStats
-// over 3,000 events runs.
+// month lists of a calendar of 50,000 events run (series expanded and merged on the event loop), while groupStats
+// over 3,000 events runs, and while 200-path HCL policies are written.
 import type { BenchScenario } from '../scenario.ts';
 import { biddingOf } from '../../src/services/bidding/bidding.ts';
 import { simulate } from '../../src/services/bidding/domain/generator.ts';
@@ -13,7 +13,7 @@ import { scenarios as catalog } from './catalog.ts';
 import { scenarios as entities } from './entities.ts';
 import { scenarios as errorReporting } from './errorreporting.ts';
 import { scenarios as files } from './files.ts';
-import { kvReads } from './secrets.ts';
+import { kvReads, scenarios as secrets } from './secrets.ts';
 
 const EVENTS = Number(process.env.MIXED_BENCH_EVENTS ?? 2_000_000);
 const DAYS = 30;
@@ -43,6 +43,7 @@ export const scenarios: BenchScenario[] = [
   kvReadsDuring('mixed.kv2-read-during-report-writes', errorReporting, 'errorreporting.report'),
   kvReadsDuring('mixed.kv2-read-during-calendar-month', calendar, 'calendar.month.singleEvents (50k events)'),
   kvReadsDuring('mixed.kv2-read-during-groupStats', errorReporting, 'errorreporting.groupStats'),
+  kvReadsDuring('mixed.kv2-read-during-policy-writes', secrets, 'secrets.policy-write-200-paths'),
   // BENCH_MIXED_WITH=<scenario>[,<scenario>]: KV reads beside any other read scenario, on demand.
   ...(process.env.BENCH_MIXED_WITH ?? '')
     .split(',')

@@ -6,6 +6,7 @@ const SEEDED = 200;
 const POLICY = 'path "secret/data/bench/*" {\n  capabilities = ["create", "read", "update"]\n}\n';
 
 let prepared: Promise<string> | undefined;
+let rootToken: string | undefined;
 
 /** KV v2 reads of the benchmark token, as static requests. */
 export async function kvReads(env: BenchEnv): Promise<{ requests: Array<{ method: string; path: string }>; headers: Record<string, string> }> {
@@ -31,6 +32,7 @@ function prepare(env: BenchEnv): Promise<string> {
     const hints = (await running.manifest.credentials?.(running.ctx)) ?? [];
     const root = hints.find((h) => /root token/.test(h.label))?.value;
     if (!root) throw new Error('the secrets store is not in dev mode: no root token to prepare the benchmark');
+    rootToken = root;
     await api(env, root, 'PUT', 'sys/policies/acl/bench', { policy: POLICY });
     const created = await api(env, root, 'POST', 'auth/token/create', { policies: ['bench'], ttl: '2h' });
     const token = created.auth.client_token as string;
@@ -58,6 +60,19 @@ export const scenarios: BenchScenario[] = [
       return {
         headers: { 'x-secrets-token': token, 'content-type': 'application/json' },
         requests: Array.from({ length: 1000 }, (_, i) => ({ method: 'POST', path: `/v1/secret/data/bench/w-${i}`, body })),
+      };
+    },
+  },
+  {
+    // Policies are written in HCL by operators and tools such as Terraform; the parser is a WebAssembly program.
+    name: 'secrets.policy-write-200-paths',
+    service: 'secrets',
+    async setup(env) {
+      await prepare(env);
+      const policy = Array.from({ length: 200 }, (_, i) => `path "secret/data/team-${i}/*" {\n  capabilities = ["create", "read", "update", "list"]\n}\n`).join('');
+      return {
+        headers: { 'x-secrets-token': rootToken!, 'content-type': 'application/json' },
+        requests: Array.from({ length: 10 }, (_, i) => ({ method: 'PUT', path: `/v1/sys/policies/acl/bench-team-${i}`, body: JSON.stringify({ policy }) })),
       };
     },
   },

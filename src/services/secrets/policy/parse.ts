@@ -1,14 +1,16 @@
 // Parses an ACL policy written in HCL or JSON into its normalised rules. HCL goes through a real HCL parser
 // (@cdktf/hcl2json); JSON documents are read directly. Every error is a PolicyParseError whose message the sys
 // routes answer with `failed to parse policy: <message>`.
+import { OffLoop } from '../../../core/off-loop.ts';
 import { dictionary, own } from '../../../core/own.ts';
 import { parseDurationSeconds } from '../http/fields.ts';
+import * as hclJobs from './hcl-jobs.ts';
 import { CAPABILITIES, LEGACY_POLICY_CAPABILITIES, type Capability, type ParameterMap, type PathRule } from './policy.ts';
 
 export class PolicyParseError extends Error {}
 
-// The HCL parser instantiates a WebAssembly module (tens of megabytes) as soon as it is imported: only when needed.
-const parseHcl = async (file: string, text: string): Promise<unknown> => (await import('@cdktf/hcl2json')).parse(file, text);
+// HCL is always parsed on the worker: even a one-path policy costs the parser more than a worker's round trip.
+const hcl = new OffLoop(new URL('./hcl-jobs.ts', import.meta.url), hclJobs, { errors: [hclJobs.HclSyntaxError] });
 
 const TOP_LEVEL_KEYS = new Set(['name', 'path']);
 const PATH_KEYS = new Set([
@@ -36,9 +38,11 @@ export async function parsePolicyText(text: string): Promise<PathRule[]> {
     }
   } else {
     try {
-      doc = await parseHcl('policy.hcl', text);
+      doc = await hcl.run('parseHcl', ['policy.hcl', text], false);
     } catch (err) {
-      throw new PolicyParseError(String((err as Error).message ?? err).replace(/^parse config: /, ''));
+      // Only the parser's refusal is the caller's fault; a worker that failed is an internal error.
+      if (!(err instanceof hclJobs.HclSyntaxError)) throw err;
+      throw new PolicyParseError(err.message.replace(/^parse config: /, ''));
     }
   }
   return rulesOf(doc);
