@@ -75,7 +75,7 @@ function App() {
     <a class="skip" href="#main" onClick=${(e) => { e.preventDefault(); main.current?.querySelector('h1')?.focus(); }}>Skip to content</a>
     <header class="top">
       <span class="brand">twinstack</span>
-      <span class="clock" aria-label="Domain time">${clock ? `${clock.mode} clock · ${clock.now.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}` : ''}</span>
+      <span class="clock">${clock ? html`<span class="visually-hidden">Domain time: </span>${clock.mode} clock · ${clock.now.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}` : ''}</span>
     </header>
     <div class="layout">
       <nav aria-label="Console">
