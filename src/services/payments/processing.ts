@@ -168,7 +168,7 @@ export class Processor {
         const free = holdsSlot ? await duplicates.claim(merchant.merchantid, dupKey, expiresAt, now) : !(await duplicates.held(merchant.merchantid, dupKey, now));
         if (!free) return { AuthResponse: rejection(merchant, input, currency, 'T001', 'Duplicate transaction', now, licenceKey, options.requestId) };
       }
-      const tx: Tx = { ...decided, transno: await new MerchantStore(trx).nextTransno(merchant.merchantid) };
+      const tx: Tx = { ...decided, transno: await this.#d.merchants.nextTransno(merchant.merchantid, trx) };
       await d.transactions.insert(tx, trx);
       if (tx.trans_status !== 'H') return { AuthResponse: authResponse(tx, licenceKey, options.requestId) };
       const creq: CReq = { threeDSServerTransID: tx.threeds_id!, acsTransID: tx.threeds!.acsTransId, messageType: 'CReq', messageVersion: MESSAGE_VERSION, challengeWindowSize: '05' };
@@ -326,7 +326,7 @@ export class Processor {
       const tx: Tx = {
         ...original,
         id: uuid(),
-        transno: await new MerchantStore(trx).nextTransno(merchant.merchantid),
+        transno: await this.#d.merchants.nextTransno(merchant.merchantid, trx),
         identifier: input.identifier,
         source: 'api',
         trans_type: 'R',

@@ -1,6 +1,6 @@
 // Merchant accounts and their counters (transno and batch numbers count up per merchant, atomically).
-import type { Kysely } from 'kysely';
-import { prepared } from '../../../core/db/prepared.ts';
+import { sql, type Kysely } from 'kysely';
+import { prepared, type PreparedQuery } from '../../../core/db/prepared.ts';
 import type { Merchant } from '../contract.ts';
 
 export class MerchantStore {
@@ -47,22 +47,33 @@ export class MerchantStore {
     return Number(res.numDeletedRows) > 0;
   }
 
-  /** The next transaction number of a merchant: one atomic increment, so concurrent requests never share one. */
-  nextTransno(merchantid: number): Promise<number> {
-    return this.#next(merchantid, 'next_transno');
+  /**
+   * The next transaction number of a merchant: one atomic increment, so concurrent requests never share one. `db` is
+   * the unit of work's transaction when the number goes with a write.
+   */
+  nextTransno(merchantid: number, db: Kysely<any> = this.#db): Promise<number> {
+    return this.#next(this.#incrementTransno, db, merchantid, 'next_transno');
   }
 
-  nextBatchNo(merchantid: number): Promise<number> {
-    return this.#next(merchantid, 'next_batch_no');
+  nextBatchNo(merchantid: number, db: Kysely<any> = this.#db): Promise<number> {
+    return this.#next(this.#incrementBatchNo, db, merchantid, 'next_batch_no');
   }
 
-  async #next(merchantid: number, column: 'next_transno' | 'next_batch_no'): Promise<number> {
-    const row = await this.#db
+  // Every authorisation takes a number: compiled once.
+  readonly #incrementTransno = prepared<any>(() => this.#increment('next_transno'));
+  readonly #incrementBatchNo = prepared<any>(() => this.#increment('next_batch_no'));
+
+  #increment(column: 'next_transno' | 'next_batch_no') {
+    return this.#db
       .updateTable('payments_merchants')
-      .set((eb) => ({ [column]: eb(column, '+', 1) }))
-      .where('merchantid', '=', merchantid)
-      .returning(column)
-      .executeTakeFirstOrThrow();
+      .set((eb) => ({ [column]: eb(column, '+', sql.lit(1)) }))
+      .where('merchantid', '=', 0)
+      .returning(column);
+  }
+
+  async #next(increment: PreparedQuery<any>, db: Kysely<any>, merchantid: number, column: 'next_transno' | 'next_batch_no'): Promise<number> {
+    const row = (await increment(db, merchantid)).rows[0];
+    if (!row) throw new Error(`no merchant ${merchantid}`);
     return Number(row[column]);
   }
 }
