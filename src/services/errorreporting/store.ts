@@ -70,10 +70,13 @@ export class ErrorStore {
   }
 
   async logBucket(projectId: string): Promise<LogBucketSettings> {
-    const row = await this.#db.selectFrom('errorreporting_log_buckets').selectAll().where('project_id', '=', projectId).executeTakeFirst();
+    const row = (await this.#selectLogBucket(this.#db, projectId)).rows[0];
     if (!row) return defaultLogBucket(projectId);
     return { cmekEnabled: Number(row.cmek_enabled) === 1, bucketProject: row.bucket_project, routed: Number(row.routed) === 1 };
   }
+
+  // Read by every reported event: compiled once.
+  readonly #selectLogBucket = prepared<any>(() => this.#db.selectFrom('errorreporting_log_buckets').selectAll().where('project_id', '=', ''));
 
   async putLogBucket(projectId: string, s: LogBucketSettings, now: number): Promise<void> {
     const values = { cmek_enabled: s.cmekEnabled ? 1 : 0, bucket_project: s.bucketProject, routed: s.routed ? 1 : 0, updated_at: now };
