@@ -1,9 +1,10 @@
 // Parsed recurring series are cached within a budget of entries and bytes; a series that grows by remembering
-// expanded windows is weighed again, so a few long expansions cannot hold more memory than the budget.
+// expanded windows is weighed again, so a few long expansions cannot hold more memory than the budget. The parsed
+// documents of series masters are shared the same way, frozen, and keyed by their stored text.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { EventDoc } from '../../src/services/calendar/domain/event.ts';
-import { configureSeriesCache, DEFAULT_SERIES_CACHE_BUDGET, seriesOf } from '../../src/services/calendar/domain/instances.ts';
+import { configureSeriesCache, DEFAULT_SERIES_CACHE_BUDGET, masterDocOf, seriesOf } from '../../src/services/calendar/domain/instances.ts';
 
 const DAY = 86_400_000;
 const master = (id: string): EventDoc =>
@@ -39,5 +40,28 @@ describe('recurring series cache', () => {
     seriesOf('cal', master('b'), 'UTC');
     seriesOf('cal', master('c'), 'UTC');
     assert.notEqual(seriesOf('cal', master('a'), 'UTC'), a, 'the least recently used series was dropped');
+  });
+
+  it('shares one frozen document per stored master text, and parses a changed text afresh', () => {
+    configureSeriesCache(DEFAULT_SERIES_CACHE_BUDGET);
+    const text = JSON.stringify(master('shared'));
+    const doc = masterDocOf(text);
+    assert.equal(masterDocOf(JSON.stringify(master('shared'))), doc, 'the same text gives the same object');
+    assert.ok(Object.isFrozen(doc) && Object.isFrozen(doc.start) && Object.isFrozen(doc.recurrence));
+    assert.throws(() => {
+      (doc.start as { dateTime?: string }).dateTime = 'changed';
+    }, TypeError);
+    const edited = masterDocOf(JSON.stringify({ ...master('shared'), summary: 'Edited' }));
+    assert.notEqual(edited, doc);
+    assert.equal(edited.summary, 'Edited');
+  });
+
+  it('keeps no more master documents than the entry budget', () => {
+    configureSeriesCache({ entries: 2, bytes: 64 * 1024 * 1024 });
+    const a = masterDocOf(JSON.stringify(master('a')));
+    masterDocOf(JSON.stringify(master('b')));
+    masterDocOf(JSON.stringify(master('c')));
+    assert.notEqual(masterDocOf(JSON.stringify(master('a'))), a, 'the least recently used document was dropped');
+    assert.deepEqual(masterDocOf(JSON.stringify(master('a'))), a);
   });
 });

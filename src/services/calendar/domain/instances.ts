@@ -1,6 +1,7 @@
 // Instances of a series: the generated event of one occurrence, and a cache of parsed series so repeated reads of the
 // same version do not parse its rules again.
 import { boundedCache, type CacheBudget } from '../../../core/cache.ts';
+import { deepFreeze } from '../../../core/deep-freeze.ts';
 import type { EventDoc } from './event.ts';
 import { Series, type Occurrence } from './recurrence.ts';
 import { instanceStamp, whenMs } from './times.ts';
@@ -30,9 +31,29 @@ function makeCache(budget: CacheBudget) {
   return boundedCache<string, Kept>(budget, (kept) => kept.series.approximateBytes());
 }
 
-/** Sets the budget of the series cache (emptying it); the service calls it with its settings at start. */
+/**
+ * Parsed documents of series masters, keyed by their stored JSON: every list of a window parses the same hundreds of
+ * masters (a tenth of a month list's time, and much of its garbage). Keyed by content, a changed master is parsed
+ * afresh and a reset database can never meet a stale one; frozen, because every request shares them.
+ */
+let masterDocs = makeMasterDocCache(DEFAULT_SERIES_CACHE_BUDGET);
+
+function makeMasterDocCache(budget: CacheBudget) {
+  // A parsed document takes about twice its JSON text (which the key already counts).
+  return boundedCache<string, EventDoc>(budget, (_doc, json) => json.length * 4);
+}
+
+/** Sets the budget of the series cache and of the masters' documents (emptying both); the service calls it at start. */
 export function configureSeriesCache(budget: CacheBudget): void {
   cache = makeCache(budget);
+  masterDocs = makeMasterDocCache(budget);
+}
+
+/** The master stored as `json`, parsed once and shared (frozen: copy what you change). */
+export function masterDocOf(json: string): EventDoc {
+  let doc = masterDocs.get(json);
+  if (!doc) masterDocs.set(json, (doc = deepFreeze(JSON.parse(json) as EventDoc)));
+  return doc;
 }
 
 /**

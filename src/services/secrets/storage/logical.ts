@@ -1,5 +1,6 @@
 // BarrierStorage over the barrier: JSON values, views under a prefix, Vault-style directory listing, and an
 // in-process lock per key for read-modify-write sequences.
+import { deepFreeze } from '../../../core/deep-freeze.ts';
 import type { BarrierStorage, StoredRevision } from '../contract.ts';
 import type { Barrier } from './barrier.ts';
 
@@ -29,15 +30,6 @@ export function childrenOf(prefix: string, keys: string[]): string[] {
     out.add(slash < 0 ? rest : rest.slice(0, slash + 1));
   }
   return [...out].sort();
-}
-
-/** A parsed value, frozen through: one object handed to every reader of the same stored bytes. */
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }
 
 export class LogicalStorage implements BarrierStorage {
