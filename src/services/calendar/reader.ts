@@ -197,7 +197,7 @@ export class Reader {
       const overridden = await this.overridden(db, calendar.id, from, seriesTo);
       for (const m of masters) {
         if (turns.due) await turns.take();
-        const master = m.raw === undefined ? m.doc : masterDocOf(m.raw);
+        const master = masterDocOf(m.raw);
         if (!this.#propertiesMatch(lq, master)) continue;
         // Instances of one series share its `updated` and their ids rise with their start: start order is page order
         // for either ordering.
@@ -363,22 +363,35 @@ class SourceHeap {
     }
   }
 }
-/** A row whose JSON document is parsed on first use (a window may hold thousands of rows for one page). */
-type LazyRow = EventRow & { raw?: string; id: string };
-const toRow = (r: any): LazyRow => {
-  const row = { calendarId: r.calendar_id, raw: r.doc as string, id: r.event_id as string, startMs: Number(r.start_ms), endMs: Number(r.end_ms), changeSeq: Number(r.change_seq), updatedAt: Number(r.updated_at) } as LazyRow;
-  Object.defineProperty(row, 'doc', { get: () => docOfRow(row), enumerable: true });
-  return row;
-};
-const parsed = new WeakMap<object, EventDoc>();
-function docOfRow(r: EventRow & { raw?: string }): EventDoc {
-  if (r.raw === undefined) return r.doc;
-  let doc = parsed.get(r);
-  if (!doc) {
-    doc = JSON.parse(r.raw) as EventDoc;
-    parsed.set(r, doc);
+/**
+ * A row whose JSON document is parsed on first use (a window may hold thousands of rows for one page). A class: its
+ * accessor lives on the prototype, where a getter defined on each row made a closure and a slow-mode object per row.
+ */
+class LazyRow implements EventRow {
+  readonly calendarId: string;
+  readonly raw: string;
+  readonly id: string;
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly changeSeq: number;
+  readonly updatedAt: number;
+  #doc: EventDoc | undefined;
+
+  constructor(r: any) {
+    this.calendarId = r.calendar_id;
+    this.raw = r.doc as string;
+    this.id = r.event_id as string;
+    this.startMs = Number(r.start_ms);
+    this.endMs = Number(r.end_ms);
+    this.changeSeq = Number(r.change_seq);
+    this.updatedAt = Number(r.updated_at);
   }
-  return doc;
+
+  get doc(): EventDoc {
+    return (this.#doc ??= JSON.parse(this.raw) as EventDoc);
+  }
 }
+const toRow = (r: any): LazyRow => new LazyRow(r);
+const docOfRow = (r: EventRow): EventDoc => r.doc;
 const itemOf = (r: EventRow & { id?: string }): Item => ({ id: r.id ?? r.doc.id, etag: etagOf(r.changeSeq), startMs: r.startMs, updatedMs: r.updatedAt, make: () => docOfRow(r) });
 const whenSpan = (doc: EventDoc) => (doc.start.dateTime && doc.end.dateTime ? Date.parse(doc.end.dateTime) - Date.parse(doc.start.dateTime) : (Date.parse(doc.end.date ?? '') - Date.parse(doc.start.date ?? '')) || DAY_MS);
