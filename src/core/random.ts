@@ -9,29 +9,25 @@ const MAX_POOLED = 256;
 const pool = Buffer.alloc(POOL_BYTES);
 let offset = POOL_BYTES;
 
-/** Where `n` fresh bytes start in the pool; they are the caller's alone and must be used before the next draw. */
-function draw(n: number): number {
+/**
+ * `n` random bytes as a view of the pool, for a caller that copies them at once (a cipher's nonce): the next draw may
+ * hand the same memory out again. A request larger than the pool serves gets a buffer of its own.
+ */
+export function randomView(n: number): Buffer {
+  if (n > MAX_POOLED) return randomFillSync(Buffer.alloc(n));
   if (offset + n > POOL_BYTES) {
     randomFillSync(pool);
     offset = 0;
   }
-  const start = offset;
   offset += n;
-  return start;
+  return pool.subarray(offset - n, offset);
 }
 
 /** `n` random bytes in a Buffer of their own; wiped from the pool. */
 export function randomPooled(n: number): Buffer {
-  if (n > MAX_POOLED) return randomFillSync(Buffer.alloc(n));
-  const start = draw(n);
-  const out = Buffer.from(pool.subarray(start, start + n));
-  pool.fill(0, start, start + n);
+  const view = randomView(n);
+  if (view.buffer !== pool.buffer) return view;
+  const out = Buffer.from(view);
+  view.fill(0);
   return out;
-}
-
-/** `n` random bytes as a view of the pool, for a caller that copies them at once (a cipher's nonce). */
-export function randomView(n: number): Buffer {
-  if (n > MAX_POOLED) return randomFillSync(Buffer.alloc(n));
-  const start = draw(n);
-  return pool.subarray(start, start + n);
 }

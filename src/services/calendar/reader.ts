@@ -137,7 +137,7 @@ export class Reader {
     const rows = (await q.orderBy('change_seq').limit(lq.maxResults + 1).execute()).map(toRow);
     const items: Item[] = [];
     for (const row of rows) {
-      const produced = lq.singleEvents && docOfRow(row).recurrence ? await this.#allInstances(calendar, row) : [itemOf(row)];
+      const produced = lq.singleEvents && row.doc.recurrence ? await this.#allInstances(calendar, row) : [itemOf(row)];
       const start = row.changeSeq === fromSeq ? skip : 0;
       for (let i = start; i < produced.length; i++) {
         if (items.length === lq.maxResults) return { items, more: [row.changeSeq, i] };
@@ -150,7 +150,7 @@ export class Reader {
   /** Every instance of a series up to the expansion horizon, exceptions in place (for sync lists with singleEvents). */
   async #allInstances(calendar: CalendarRow, row: EventRow): Promise<Item[]> {
     const zone = calendar.doc.timeZone;
-    const master = docOfRow(row);
+    const master = row.doc;
     const series = seriesOf(calendar.id, master, zone);
     const to = Math.max(row.startMs, this.#ctx.clock.now()) + EXPANSION_HORIZON_MS;
     const exceptions = new Map((await this.#store.exceptions(this.#ctx.kysely, calendar.id, master.id)).map((e) => [originalKey(e.doc.originalStartTime!), e]));
@@ -188,7 +188,7 @@ export class Reader {
     // Every source below yields its items in page order; the page is merged from their heads, so only the items up to
     // the page's end are ever made (a month of a busy calendar holds tens of thousands of instances).
     const sources: Array<() => Item | undefined> = [];
-    const singleItems = singles.filter((r) => !properties || this.#propertiesMatch(lq, docOfRow(r))).map(itemOf).sort(before);
+    const singleItems = singles.filter((r) => !properties || this.#propertiesMatch(lq, r.doc)).map(itemOf).sort(before);
     if (singleItems.length > 0) {
       let next = 0;
       sources.push(() => singleItems[next++]);
@@ -392,6 +392,5 @@ class LazyRow implements EventRow {
   }
 }
 const toRow = (r: any): LazyRow => new LazyRow(r);
-const docOfRow = (r: EventRow): EventDoc => r.doc;
-const itemOf = (r: EventRow & { id?: string }): Item => ({ id: r.id ?? r.doc.id, etag: etagOf(r.changeSeq), startMs: r.startMs, updatedMs: r.updatedAt, make: () => docOfRow(r) });
+const itemOf = (r: EventRow & { id?: string }): Item => ({ id: r.id ?? r.doc.id, etag: etagOf(r.changeSeq), startMs: r.startMs, updatedMs: r.updatedAt, make: () => r.doc });
 const whenSpan = (doc: EventDoc) => (doc.start.dateTime && doc.end.dateTime ? Date.parse(doc.end.dateTime) - Date.parse(doc.start.dateTime) : (Date.parse(doc.end.date ?? '') - Date.parse(doc.start.date ?? '')) || DAY_MS);

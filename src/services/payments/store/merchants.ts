@@ -1,6 +1,6 @@
 // Merchant accounts and their counters (transno and batch numbers count up per merchant, atomically).
 import { sql, type Kysely } from 'kysely';
-import { prepared, type PreparedQuery } from '../../../core/db/prepared.ts';
+import { prepared } from '../../../core/db/prepared.ts';
 import type { Merchant } from '../contract.ts';
 
 export class MerchantStore {
@@ -52,18 +52,20 @@ export class MerchantStore {
    * the unit of work's transaction when the number goes with a write.
    */
   nextTransno(merchantid: number, db: Kysely<any> = this.#db): Promise<number> {
-    return this.#next(this.#incrementTransno, db, merchantid, 'next_transno');
+    return this.#next('next_transno', db, merchantid);
   }
 
   nextBatchNo(merchantid: number, db: Kysely<any> = this.#db): Promise<number> {
-    return this.#next(this.#incrementBatchNo, db, merchantid, 'next_batch_no');
+    return this.#next('next_batch_no', db, merchantid);
   }
 
-  // Every authorisation takes a number: compiled once.
-  readonly #incrementTransno = prepared<any>(() => this.#increment('next_transno'));
-  readonly #incrementBatchNo = prepared<any>(() => this.#increment('next_batch_no'));
+  // Every authorisation takes a number: each increment is compiled once.
+  readonly #increments = {
+    next_transno: prepared<any>(() => this.#increment('next_transno')),
+    next_batch_no: prepared<any>(() => this.#increment('next_batch_no')),
+  };
 
-  #increment(column: 'next_transno' | 'next_batch_no') {
+  #increment(column: Counter) {
     return this.#db
       .updateTable('payments_merchants')
       .set((eb) => ({ [column]: eb(column, '+', sql.lit(1)) }))
@@ -71,12 +73,14 @@ export class MerchantStore {
       .returning(column);
   }
 
-  async #next(increment: PreparedQuery<any>, db: Kysely<any>, merchantid: number, column: 'next_transno' | 'next_batch_no'): Promise<number> {
-    const row = (await increment(db, merchantid)).rows[0];
+  async #next(column: Counter, db: Kysely<any>, merchantid: number): Promise<number> {
+    const row = (await this.#increments[column](db, merchantid)).rows[0];
     if (!row) throw new Error(`no merchant ${merchantid}`);
     return Number(row[column]);
   }
 }
+
+type Counter = 'next_transno' | 'next_batch_no';
 
 function toMerchant(r: any): Merchant {
   return {

@@ -89,16 +89,6 @@ export class PhysicalStorage {
     this.#cache?.set(path, { value: value && detached(value) });
   }
 
-  /**
-   * After a write: the value written is kept, a deleted path is only dropped. Paths are deleted for good far more often
-   * than they are read again (every KV write past max_versions deletes its oldest version), and remembering each
-   * absence evicted the live values: a KV write then read and decrypted its key's metadata again.
-   */
-  #written(path: string, value: Buffer | null): void {
-    if (value === null) this.#cache?.delete(path);
-    else this.#remember(path, value);
-  }
-
   async get(path: string): Promise<Buffer | undefined> {
     const cached = this.#cache?.get(path);
     if (cached !== undefined) return cached.value ?? undefined;
@@ -139,7 +129,12 @@ export class PhysicalStorage {
       for (const op of ops) this.#cache?.delete(op.path);
       throw err;
     }
-    for (const op of ops) this.#written(op.path, op.value);
+    // A deleted path is only dropped, not remembered as absent: paths are deleted for good far more often than they are
+    // read again (every KV write past max_versions deletes a version), and each absence kept evicted a live value.
+    for (const op of ops) {
+      if (op.value === null) this.#cache?.delete(op.path);
+      else this.#remember(op.path, op.value);
+    }
   }
 
   /** True when the row was at `expected` (absent when null) and now holds `value` (absent when null). */
