@@ -7,6 +7,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import { releaseHeldWrites } from '../coalesced-writes.ts';
 
 export type UnitOfWork<T> = (tx: Transaction<any>) => Promise<T>;
 
@@ -118,6 +119,8 @@ export class GroupCommitter {
     // better-sqlite3 answers synchronously, so a batch would otherwise run to its commit before the event loop reads
     // the requests that arrived meanwhile: yield once (setImmediate runs after pending I/O) so they join this batch.
     await new Promise((resolve) => setImmediate(resolve));
+    // The last batch's answers may still be held for the end of this turn: send them before this batch's units run.
+    releaseHeldWrites();
     const batch: Pending[] = [];
     const outcomes: Outcome[] = [];
     try {

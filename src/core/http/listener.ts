@@ -5,6 +5,7 @@ import { uuid } from '../ids.ts';
 import type { RequestInspector } from './inspector.ts';
 import { dropTypeOfEmptyBody } from './empty-body.ts';
 import { callerNameOf } from './caller-name.ts';
+import { coalesceWrites } from '../coalesced-writes.ts';
 import { parseJsonBody } from './json-body.ts';
 import { redactUrl } from './redact.ts';
 
@@ -97,6 +98,7 @@ export function createListener(options: ListenerOptions): FastifyInstance {
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
     dropTypeOfEmptyBody(req);
+    coalesceWrites(req.raw.socket);
     done();
   });
   const requestLines = options.log.isLevelEnabled('info');
