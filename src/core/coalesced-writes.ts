@@ -1,7 +1,8 @@
 // Answers written during one turn of the event loop leave together at its end. Each socket write on loopback or a
-// LAN wakes the peer that waits for it, and waking an idle peer costs the writer far more than the write: about a
-// third of a small read's CPU at 50 connections (the kernel's wake-up, an inter-processor interrupt on a VM). When
-// the answers of one turn go out back to back, the first write wakes the peer and the rest find it awake.
+// LAN wakes the peer that waits for it, and waking an idle peer costs the writer far more than the write itself (the
+// kernel's wake-up, an interrupt on a VM): in a profile of a small read at 50 connections the write took 15 % of the
+// main thread, 9 % once answers left together. When the answers of one turn go out back to back, the first write
+// wakes the peer and the rest find it awake.
 //
 // Node's HTTP response fully uncorks its socket on end(), so a cork cannot hold answers back: the socket's own write
 // (`_write`/`_writev`, the stream's implementation hooks) is deferred to setImmediate instead, which runs once the
