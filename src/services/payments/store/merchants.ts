@@ -55,8 +55,8 @@ export class MerchantStore {
     return this.#next('next_transno', db, merchantid);
   }
 
-  nextBatchNo(merchantid: number, db: Kysely<any> = this.#db): Promise<number> {
-    return this.#next('next_batch_no', db, merchantid);
+  nextBatchNo(merchantid: number): Promise<number> {
+    return this.#next('next_batch_no', this.#db, merchantid);
   }
 
   // Every authorisation takes a number: each increment is compiled once.
