@@ -47,6 +47,29 @@ for (const kind of DATABASES) {
       assert.equal(await count(), 32);
     });
 
+    it('a unit that changes many pages and then fails leaves no trace; its batch-mates commit', async () => {
+      // 100 rows of 3,000 characters change about 75 pages: a savepoint journal well past the 64 KiB at which
+      // SQLite's default would move it to a temporary file.
+      const big = 'y'.repeat(3000);
+      const [failed, kept] = await Promise.allSettled([
+        db.write(async (tx) => {
+          for (let i = 0; i < 100; i++) await tx.insertInto('gc_items').values({ id: 1000 + i, v: big }).execute();
+          throw new Error('large unit refused');
+        }),
+        db.write((tx) => tx.insertInto('gc_items').values({ id: 1500, v: 'kept' }).execute()),
+      ]);
+      assert.equal(failed.status === 'rejected' && (failed.reason as Error).message, 'large unit refused');
+      assert.equal(kept.status, 'fulfilled');
+      const rows = await db.kysely.selectFrom('gc_items').select('id').where('id', '>=', 1000).execute();
+      assert.deepEqual(rows.map((r) => Number(r.id)), [1500]);
+      await db.write((tx) => tx.deleteFrom('gc_items').where('id', '=', 1500).execute());
+      if (db.dialect === 'sqlite') {
+        // Savepoint journals stay in memory (temp_store=MEMORY): spilled, every changed page cost a write call.
+        const [row] = (await sql<{ temp_store: number }>`pragma temp_store`.execute(db.kysely)).rows;
+        assert.equal(row!.temp_store, 2);
+      }
+    });
+
     it('a constraint violation fails its own unit with its own error', async () => {
       const [dup, fresh] = await Promise.allSettled([
         db.write((tx) => tx.insertInto('gc_items').values({ id: 1, v: 'again' }).execute()),

@@ -73,6 +73,9 @@ function openSqlite(path: string, options: OpenOptions): Database {
   const fsyncOffLoop = (options.synchronous ?? 'FULL') === 'FULL' && path !== ':memory:';
   handle.pragma('foreign_keys = ON');
   handle.pragma('busy_timeout = 5000');
+  // A group commit runs each unit in a savepoint, whose journal spills to a temporary file past 64 KiB with the
+  // default temp_store: a write touching a few indexes then paid a pwrite per page it changed.
+  handle.pragma('temp_store = MEMORY');
   // The log's checkpoints (a copy and two fsyncs) run on a worker thread; the connection's own is only a backstop.
   const checkpointer = path === ':memory:' ? undefined : new WalCheckpointer(path);
   if (checkpointer) handle.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
