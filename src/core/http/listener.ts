@@ -8,6 +8,7 @@ import { callerNameOf } from './caller-name.ts';
 import { coalesceWrites } from '../coalesced-writes.ts';
 import { parseJsonBody } from './json-body.ts';
 import { redactUrl } from './redact.ts';
+import { requestLogger } from './request-logger.ts';
 
 export interface ListenerOptions {
   name: string;
@@ -56,6 +57,7 @@ export function createListener(options: ListenerOptions): FastifyInstance {
     loggerInstance: options.log.child({ listener: options.name }),
     // Fastify's own per-request lines are off: the listener writes one redacted line itself (onResponse below).
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: requestLogger as unknown as FastifyServerOptions['childLoggerFactory'],
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
