@@ -11,6 +11,7 @@ import { LiteralLimitSqliteCompiler } from './literal-limit-compiler.ts';
 import { GroupCommitter, NestedWriteError, insideUnitOfWork, type UnitOfWork } from './group-commit.ts';
 import { SqliteReadPool } from './read-pool.ts';
 import { WalSync } from './wal-sync.ts';
+import { withLiteralRows, type DriverStatement } from './literal-rows.ts';
 import { BACKSTOP_PAGES, WalCheckpointer } from './checkpointer.ts';
 
 export { NestedWriteError, type UnitOfWork } from './group-commit.ts';
@@ -109,12 +110,12 @@ export const DEFAULT_STATEMENT_CACHE_BUDGET: CacheBudget = { entries: 1_000, byt
 // statements (better-sqlite3 statements are reusable; queries here are never streamed, so none is busy when reused).
 function withStatementCache(handle: SQLite.Database, budget: CacheBudget) {
   // A statement's own memory grows with its SQL text, so the text's size stands for the entry's.
-  const kept = boundedCache<string, SQLite.Statement>(budget, (_stmt, text) => text.length * 2);
+  const kept = boundedCache<string, DriverStatement>(budget, (_stmt, text) => text.length * 2);
   return {
     prepare(text: string) {
       let stmt = kept.get(text);
       if (!stmt) {
-        stmt = handle.prepare(text);
+        stmt = withLiteralRows(handle.prepare(text));
         kept.set(text, stmt);
       }
       return stmt;
