@@ -2,7 +2,9 @@
 // secrets or card numbers; over HTTP, what services answered is listed and followed through server-sent events.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { RequestInspector, type RawExchange } from '../../src/core/http/inspector.ts';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { BODY_CHARS, RequestInspector, type RawExchange } from '../../src/core/http/inspector.ts';
 import { call, DATABASES, DEV_API_KEY, DEV_TOKEN, type TestRuntime } from '../helpers/runtime.ts';
 import { authRequest, caller, VISA } from '../payments/support.ts';
 import { MERCHANT, startConsoleRuntime } from './support.ts';
@@ -89,6 +91,23 @@ describe('request inspector', () => {
     const e = inspector.record(exchange({ method: 'POST', request: { contentType: 'application/json', body: big, bytes: JSON.stringify(big).length }, response: { contentType: 'application/json', body: JSON.stringify(big) } }));
     assert.match(e.requestBody!, /^\[application\/json body, \d+ bytes, too large to keep\]$/);
     assert.match(e.responseBody!, /too large to keep/);
+  });
+
+  it('keeps only the cut of a long body, not the body it was cut from', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const inspector = new RequestInspector();
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    // 60 bodies of 200 KB (under the redaction limit, so each is cut to BODY_CHARS): 12 MB if the cuts held them.
+    for (let i = 0; i < 60; i++) {
+      const body = JSON.stringify({ n: i, text: `${i}`.padEnd(200_000, 'x') });
+      const e = inspector.record(exchange({ response: { contentType: 'application/json', body } }));
+      assert.equal(e.responseBody!.length, BODY_CHARS + ` [${body.length - BODY_CHARS} more characters not kept]`.length + 1);
+    }
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    assert.ok(grown < 4 * 1024 * 1024, `the inspector holds ${grown} bytes for 60 cut bodies`);
   });
 
   it('filters by service, method, path and status class', () => {
