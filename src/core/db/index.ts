@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Compilable, type Driver, type Migration } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Compilable, type Driver, type Migration, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import { boundedCache, type CacheBudget } from '../cache.ts';
 import type { DialectName } from './dialect.ts';
@@ -13,6 +13,7 @@ import { SqliteReadPool } from './read-pool.ts';
 import { WalSync } from './wal-sync.ts';
 import { withLiteralRows, type DriverStatement } from './literal-rows.ts';
 import { BACKSTOP_PAGES, WalCheckpointer } from './checkpointer.ts';
+import { ConnectionHolding, allowDirectReads } from './direct-read.ts';
 
 export { NestedWriteError, type UnitOfWork } from './group-commit.ts';
 
@@ -80,7 +81,10 @@ function openSqlite(path: string, options: OpenOptions): Database {
   // The log's checkpoints (a copy and two fsyncs) run on a worker thread; the connection's own is only a backstop.
   const checkpointer = path === ':memory:' ? undefined : new WalCheckpointer(path);
   if (checkpointer) handle.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
-  const kysely = new Kysely<any>({ dialect: new GuardedSqliteDialect({ database: withStatementCache(handle, options.statementCache ?? DEFAULT_STATEMENT_CACHE_BUDGET) }) });
+  const statements = withStatementCache(handle, options.statementCache ?? DEFAULT_STATEMENT_CACHE_BUDGET);
+  const holding = new ConnectionHolding();
+  const kysely = new Kysely<any>({ dialect: new GuardedSqliteDialect({ database: statements }, holding) });
+  allowDirectReads(kysely, holding, handle, statements.prepare);
   const wal = fsyncOffLoop ? new WalSync(`${path}-wal`) : undefined;
   const committer = new GroupCommitter(kysely, { makeDurable: wal && (() => wal.sync()), whileHeld: checkpointer && (() => checkpointer.checkpointIfDue()) });
   // An in-memory database is private to its connection: its long reads stay on the main thread.
@@ -140,8 +144,15 @@ function guard(driver: Driver): Driver {
 }
 
 class GuardedSqliteDialect extends SqliteDialect {
+  readonly #holding: ConnectionHolding;
+
+  constructor(config: SqliteDialectConfig, holding: ConnectionHolding) {
+    super(config);
+    this.#holding = holding;
+  }
+
   override createDriver() {
-    return guard(super.createDriver());
+    return guard(this.#holding.track(super.createDriver()));
   }
 
   override createQueryCompiler() {

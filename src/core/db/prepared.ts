@@ -1,12 +1,14 @@
 // Queries built and compiled once, run many times with new parameter values. Building a Kysely query (immutable
 // nodes, a compiler pass) costs more than SQLite takes to run a point query, on paths that run it for every request.
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
+import { directRead } from './direct-read.ts';
 
 export type PreparedQuery<R> = (db: Kysely<any>, ...parameters: unknown[]) => Promise<QueryResult<R>>;
 
 /**
  * `template` is compiled at first use; each run substitutes `parameters` for the template's own, in the order they
- * appear in its SQL. Build the template with placeholder values of the right type, one per parameter.
+ * appear in its SQL. Build the template with placeholder values of the right type, one per parameter. On SQLite a
+ * read runs at once on the connection when nothing holds it (direct-read.ts).
  */
 export function prepared<R>(template: () => Compilable<R>): PreparedQuery<R> {
   let compiled: CompiledQuery<R> | undefined;
@@ -15,7 +17,7 @@ export function prepared<R>(template: () => Compilable<R>): PreparedQuery<R> {
     if (parameters.length !== compiled.parameters.length) {
       throw new Error(`prepared query takes ${compiled.parameters.length} parameters, got ${parameters.length}: ${compiled.sql}`);
     }
-    return db.executeQuery({ ...compiled, parameters } as CompiledQuery<R>);
+    return directRead<R>(db, compiled.sql, parameters) ?? db.executeQuery({ ...compiled, parameters } as CompiledQuery<R>);
   };
 }
 

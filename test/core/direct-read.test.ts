@@ -1,0 +1,86 @@
+// Prepared reads run straight on the SQLite connection only while nothing holds it: never inside an open transaction,
+// never while a group commit's batch waits for its fsync, and never for a statement that writes.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { directRead } from '../../src/core/db/direct-read.ts';
+import { NestedWriteError, type Database } from '../../src/core/db/index.ts';
+import { prepared } from '../../src/core/db/prepared.ts';
+import { testDatabase, type TestDatabase } from '../helpers/database.ts';
+
+const SELECT = 'select "id", "v" from "dr_items" where "id" = ?';
+
+describe('direct reads (sqlite)', () => {
+  let tdb: TestDatabase;
+  let db: Database;
+  let byId: ReturnType<typeof prepared<{ id: number; v: string }>>;
+
+  before(async () => {
+    tdb = testDatabase('sqlite');
+    db = await tdb.open();
+    await sql`create table dr_items (id integer primary key, v text not null)`.execute(db.kysely);
+    await db.write((tx) => tx.insertInto('dr_items').values({ id: 1, v: 'one' }).execute());
+    byId = prepared(() => db.kysely.selectFrom('dr_items').select(['id', 'v']).where('id', '=', 0));
+  });
+  after(async () => {
+    await db.close();
+    await tdb.dispose();
+  });
+
+  it('runs a read at once when the connection is free, with the rows Kysely would return', async () => {
+    const direct = directRead<{ id: number; v: string }>(db.kysely, SELECT, [1]);
+    assert.ok(direct, 'a free connection reads directly');
+    assert.deepEqual((await direct).rows, [{ id: 1, v: 'one' }]);
+    assert.deepEqual((await byId(db.kysely, 1)).rows, (await db.kysely.selectFrom('dr_items').select(['id', 'v']).where('id', '=', 1).execute()));
+    assert.deepEqual((await byId(db.kysely, 2)).rows, []);
+  });
+
+  it('never runs a statement that writes, nor on a transaction or another database', async () => {
+    assert.equal(directRead(db.kysely, 'insert into "dr_items" ("id", "v") values (?, ?)', [50, 'x']), undefined);
+    assert.equal((await db.kysely.selectFrom('dr_items').select('id').where('id', '=', 50).execute()).length, 0);
+    await db.kysely.transaction().execute(async (tx) => {
+      assert.equal(directRead(tx, SELECT, [1]), undefined);
+    });
+  });
+
+  it('waits for a transaction that holds the connection, and then sees its committed write', async () => {
+    let read: Promise<unknown> | undefined;
+    let readDone = false;
+    await db.kysely.transaction().execute(async (tx) => {
+      await tx.insertInto('dr_items').values({ id: 2, v: 'two' }).execute();
+      read = byId(db.kysely, 2).then((r) => ((readDone = true), r.rows));
+      await new Promise((r) => setImmediate(r));
+      assert.equal(readDone, false, 'a read must not run inside another transaction');
+    });
+    assert.deepEqual(await read, [{ id: 2, v: 'two' }]);
+  });
+
+  it('waits while the connection is held with no transaction open (a batch waiting for its fsync)', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const holder = db.kysely.connection().execute(() => gate);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(directRead(db.kysely, SELECT, [1]), undefined);
+    let readDone = false;
+    const read = byId(db.kysely, 1).then((r) => ((readDone = true), r.rows));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(readDone, false);
+    release();
+    await holder;
+    assert.deepEqual(await read, [{ id: 1, v: 'one' }]);
+    assert.ok(directRead(db.kysely, SELECT, [1]), 'free again once released');
+  });
+
+  it('refuses a read on the database inside a unit of work, as Kysely does', async () => {
+    await assert.rejects(
+      db.write(() => byId(db.kysely, 1)),
+      (err) => err instanceof NestedWriteError,
+    );
+  });
+
+  it('answers a failing read with its error, and the connection keeps working', async () => {
+    const malformed = prepared(() => db.kysely.selectNoFrom(sql<string>`json_extract(${'{}'}, ${'$'})`.as('x')));
+    await assert.rejects(malformed(db.kysely, 'not json', '$'), /malformed JSON/);
+    assert.deepEqual((await byId(db.kysely, 1)).rows, [{ id: 1, v: 'one' }]);
+  });
+});
