@@ -110,6 +110,25 @@ describe('request inspector', () => {
     assert.ok(grown < 4 * 1024 * 1024, `the inspector holds ${grown} bytes for 60 cut bodies`);
   });
 
+  it('gives each entry the time of its own request, within a millisecond and across them in any order', () => {
+    const inspector = new RequestInspector();
+    const base = Date.parse('2026-03-04T05:06:07.008Z');
+    const times = [base + 0.2, base + 0.9, base + 1.1, base + 0.5, base - 60_000.7, base + 86_400_000];
+    const entries = times.map((at) => inspector.record(exchange({ at })));
+    assert.deepEqual(
+      entries.map((e) => e.at),
+      ['2026-03-04T05:06:07.008Z', '2026-03-04T05:06:07.008Z', '2026-03-04T05:06:07.009Z', '2026-03-04T05:06:07.008Z', '2026-03-04T05:05:07.007Z', '2026-03-05T05:06:07.008Z'],
+    );
+  });
+
+  it('finds a card number anywhere in a path, however often paths without one came before', () => {
+    const inspector = new RequestInspector();
+    // 1700000000000 fails the Luhn check: an id, kept.
+    for (let i = 0; i < 5; i++) assert.equal(inspector.record(exchange({ url: `/v6/tx${i}/1700000000000` })).path, `/v6/tx${i}/1700000000000`);
+    assert.equal(inspector.record(exchange({ url: `/v6/cards/${VISA}/x` })).path, '/v6/cards/[redacted]/x');
+    assert.equal(inspector.record(exchange({ url: `/v6/cards/${VISA}/x/${VISA}` })).path, '/v6/cards/[redacted]/x/[redacted]');
+  });
+
   it('filters by service, method, path and status class', () => {
     const inspector = new RequestInspector();
     inspector.record(exchange({ method: 'GET', url: '/a', status: 200 }));
