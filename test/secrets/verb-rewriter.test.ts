@@ -90,4 +90,23 @@ describe('LIST verb rewriting stage', () => {
       assert.equal(out, head);
     }
   });
+
+  it('reads framing headers whatever their case and the blanks around their names, and only a marker at a line start', () => {
+    const rewrite = (text: string) => Buffer.concat(new VerbRewriter().push(Buffer.from(text, 'latin1'))).toString('latin1');
+    const body = 'LIST / HTTP/1.1\r\n\r\n';
+    // The body is framed, so the request line inside it is never rewritten.
+    for (const name of ['content-length', 'CONTENT-LENGTH', ' Content-Length', 'Content-Length \t', '\tcontent-Length ']) {
+      const text = `POST /a HTTP/1.1\r\nHost: x\r\n${name}: ${body.length}\r\n\r\n${body}`;
+      assert.equal(rewrite(text), text, JSON.stringify(name));
+    }
+    const chunked = `POST /a HTTP/1.1\r\n TRANSFER-encoding : gzip, chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+    assert.equal(rewrite(chunked), chunked);
+    // A client's own marker is dropped wherever its case and the blanks before the colon; one after a blank is no marker.
+    assert.equal(rewrite('GET /a HTTP/1.1\r\nX-SECRETS-VERB \t: LIST\r\nHost: x\r\n\r\n'), 'GET /a HTTP/1.1\r\nHost: x\r\n\r\n');
+    assert.equal(rewrite('GET /a HTTP/1.1\r\n x-secrets-verb: LIST\r\n\r\n'), 'GET /a HTTP/1.1\r\n x-secrets-verb: LIST\r\n\r\n');
+    // A line without a name before its colon, or with no colon, hands the rest to the parser as it is.
+    for (const text of [`GET /a HTTP/1.1\r\n: x\r\n\r\n${body}`, `GET /a HTTP/1.1\r\nno colon here\r\n\r\n${body}`, `GET /a HTTP/1.1\r\nHost x\r\nA: b:c\r\n\r\n${body}`]) {
+      assert.equal(rewrite(text), text, JSON.stringify(text));
+    }
+  });
 });
