@@ -19,25 +19,28 @@ export function directRead<R>(db: Kysely<any>, sql: string, parameters: readonly
   return readers.get(db)?.(sql, parameters);
 }
 
-/** Tracks whether `driver`'s one connection is held, from acquisition to release. */
+/**
+ * Tracks whether `driver`'s one connection is held or asked for, from the request to acquire it to its release: a
+ * read that finds anyone waiting goes through Kysely and queues behind them.
+ */
 export class ConnectionHolding {
-  #held = 0;
+  #claims = 0;
 
   get held(): boolean {
-    return this.#held > 0;
+    return this.#claims > 0;
   }
 
   track(driver: Driver): Driver {
     const acquire = driver.acquireConnection.bind(driver);
     const release = driver.releaseConnection.bind(driver);
-    driver.acquireConnection = async () => {
-      const connection = await acquire();
-      this.#held += 1;
-      return connection;
+    // Counted when asked rather than when granted: no extra promise turn on every query that goes through Kysely.
+    driver.acquireConnection = () => {
+      this.#claims += 1;
+      return acquire();
     };
-    driver.releaseConnection = async (connection) => {
-      this.#held -= 1;
-      await release(connection);
+    driver.releaseConnection = (connection) => {
+      this.#claims -= 1;
+      return release(connection);
     };
     return driver;
   }
