@@ -1,4 +1,5 @@
 // The contract between the runtime and a service. Core never imports a service; services import this.
+import type { ServerOptions } from 'node:http';
 import type { Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely, Migration } from 'kysely';
@@ -86,7 +87,8 @@ export interface ServiceManifest {
    */
   listener?: {
     bodyLimit?: number;
-    serverFactory?: (handler: (req: any, res: any) => void) => any;
+    /** Must create the server with `serverOptions`: they carry the listener's socket limits. */
+    serverFactory?: (handler: (req: any, res: any) => void, serverOptions: ServerOptions) => any;
     https?: { key: string | Buffer; cert: string | Buffer } | null;
   };
   /** Registers routes, hooks and error handlers on the service's own Fastify instance. */

@@ -51,10 +51,10 @@ describe('listener limits in the configuration', () => {
 });
 
 describe('slow and idle clients', () => {
-  it('closes a connection that never sends its headers, on service and admin listeners', async () => {
+  it('closes a connection that never sends its headers, on service and admin listeners and the secrets store\'s own server', async () => {
     const limited = await startTestRuntimeWith({ headersTimeoutMs: 300, requestTimeoutMs: 1_000 });
     try {
-      for (const url of [limited.url('errorreporting'), limited.adminUrl]) {
+      for (const url of [limited.url('errorreporting'), limited.url('secrets'), limited.adminUrl]) {
         const idle = await open(url);
         await idle.closed; // resolves only when the server closes the socket
       }
@@ -72,6 +72,25 @@ describe('slow and idle clients', () => {
       );
       const received = await slow.closed;
       assert.doesNotMatch(received, /^HTTP\/1\.1 2/, 'the partial request was not processed');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('every listener keeps idle sockets as configured and says so, the secrets store\'s own server too', async () => {
+    const limited = await startTestRuntimeWith({ keepAliveTimeoutMs: 9_000, headersTimeoutMs: 400 });
+    try {
+      for (const url of [limited.url('errorreporting'), limited.url('secrets'), limited.adminUrl]) {
+        const held = await open(url);
+        const head = await answered(held, '/v1/sys/health');
+        assert.match(head, /\r\nKeep-Alive: timeout=9\r\n/i, url);
+        held.socket.destroy();
+      }
+      // Node sweeps for overdue headers as often as its server was created to: the secrets store makes its own.
+      for (const app of [...limited.rt.services.values()].map((s) => s.app)) {
+        assert.equal((app.server as unknown as { connectionsCheckingInterval: number }).connectionsCheckingInterval, 200);
+        assert.equal(app.server.keepAliveTimeout, 9_000);
+      }
     } finally {
       await limited.close();
     }
@@ -103,5 +122,5 @@ describe('slow and idle clients', () => {
 });
 
 function startTestRuntimeWith(listenerLimits: Record<string, number>): Promise<TestRuntime> {
-  return startTestRuntime({ services: ['errorreporting'], database: 'sqlite', listenerLimits });
+  return startTestRuntime({ services: ['errorreporting', 'secrets'], database: 'sqlite', listenerLimits });
 }

@@ -1,4 +1,5 @@
 // Builds the Fastify instance of one listener: request ids, redacted logs, body limits, a per-request log line.
+import type { ServerOptions } from 'node:http';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { uuid } from '../ids.ts';
@@ -14,7 +15,8 @@ export interface ListenerOptions {
   name: string;
   log: Logger;
   bodyLimit?: number;
-  serverFactory?: (handler: (req: any, res: any) => void) => any;
+  /** Makes the listener's server; it must create it with `serverOptions` (the socket limits below). */
+  serverFactory?: (handler: (req: any, res: any) => void, serverOptions: ServerOptions) => any;
   https?: { key: string | Buffer; cert: string | Buffer } | null;
   /** Records each request that came over a socket into the request inspector, with the principal it names. */
   inspection?: { inspector: RequestInspector; principalOf(req: FastifyRequest): Promise<string | null> };
@@ -53,6 +55,15 @@ export const DEFAULT_LISTENER_LIMITS: ListenerLimits = {
 
 export function createListener(options: ListenerOptions): FastifyInstance {
   const limits = { ...DEFAULT_LISTENER_LIMITS, ...options.limits };
+  // Node enforces the header and request timeouts when it sweeps its connections; sweeping as often as the shorter
+  // one allows keeps a silent socket from outliving its limit by the default 30 s sweep interval. The interval can
+  // only be given when the server is created, so a service's own server factory is handed these options too.
+  // (The timeouts themselves are set on the server below, whoever made it.)
+  const serverOptions: ServerOptions = {
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(limits.headersTimeoutMs / 2))),
+  };
+  const serverFactory = options.serverFactory;
   const fastifyOptions: FastifyServerOptions & Record<string, unknown> = {
     loggerInstance: options.log.child({ listener: options.name }),
     // Fastify's own per-request lines are off: the listener writes one redacted line itself (onResponse below).
@@ -67,9 +78,7 @@ export function createListener(options: ListenerOptions): FastifyInstance {
     return503OnClosing: true,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
-    // Node enforces both timeouts when it sweeps its connections; sweeping as often as the shorter one allows keeps
-    // a silent socket from outliving its limit by the default 30 s sweep interval.
-    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(limits.headersTimeoutMs / 2))) },
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: serverOptions.connectionsCheckingInterval },
     forceCloseConnections: 'idle',
     // Above any URL Node accepts (its header limit): the router would answer an over-long parameter 414, where each API
     // answers an unknown id its own way.
@@ -79,7 +88,7 @@ export function createListener(options: ListenerOptions): FastifyInstance {
     // Errors raised before routing (an undecodable URL) go to the error handler the family installed, so they
     // answer in that API's envelope.
     frameworkErrors: (error: Error, req: any, reply: any) => app.errorHandler(error as any, req, reply),
-    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
+    ...(serverFactory ? { serverFactory: (handler: (req: any, res: any) => void) => serverFactory(handler, serverOptions) } : {}),
     ...(options.https ? { https: options.https } : {}),
   };
   // eslint-disable-next-line prefer-const -- read by frameworkErrors, which runs only after construction
@@ -88,6 +97,8 @@ export function createListener(options: ListenerOptions): FastifyInstance {
   app.server.maxConnections = limits.maxConnections;
   app.server.headersTimeout = limits.headersTimeoutMs;
   app.server.requestTimeout = limits.requestTimeoutMs;
+  // Fastify sets the keep-alive timeout only on a server it creates itself.
+  app.server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   // One JSON parser for every listener: nesting depth bounded, and an empty body read as no body.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {

@@ -45,7 +45,7 @@ export const manifest: ServiceManifest = {
   dataFiles: [DEV_FILE],
   listener: {
     bodyLimit: DEFAULT_MAX_REQUEST_SIZE,
-    serverFactory: (handler) => createStagedServer(handler, { tls: null }),
+    serverFactory: (handler, serverOptions) => createStagedServer(handler, { tls: null }, serverOptions),
   },
 
   async register(app, ctx) {

@@ -1,7 +1,7 @@
 // The secrets listener's server: Node's http server with the verb rewriter in front of its parser, and optional TLS
 // decided when a connection arrives (so the certificate can come from the service settings, read after the
 // Fastify instance exists).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { TLSSocket, createSecureContext, type SecureContext } from 'node:tls';
 import { VerbRewriter } from './verb-rewriter.ts';
@@ -45,8 +45,9 @@ export function serverSettingsOf(server: object): ServerSettings {
 export function createStagedServer(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
   settings: ServerSettings,
+  serverOptions: ServerOptions = {},
 ): Server {
-  const server = createServer(handler);
+  const server = createServer(serverOptions, handler);
   settingsByServer.set(server, settings);
   const [httpListener] = server.listeners('connection') as Array<(socket: Socket) => void>;
   server.removeAllListeners('connection');
