@@ -37,7 +37,8 @@ describe('direct reads (sqlite)', () => {
 
   it('never runs a statement that writes, nor on a transaction or another database', async () => {
     assert.equal(directRead(db.kysely, 'insert into "dr_items" ("id", "v") values (?, ?)', [50, 'x']), undefined);
-    assert.equal((await db.kysely.selectFrom('dr_items').select('id').where('id', '=', 50).execute()).length, 0);
+    assert.equal(directRead(db.kysely, 'insert into "dr_items" ("id", "v") values (?, ?) returning "id"', [51, 'y']), undefined);
+    assert.equal((await db.kysely.selectFrom('dr_items').select('id').where('id', 'in', [50, 51]).execute()).length, 0);
     await db.kysely.transaction().execute(async (tx) => {
       assert.equal(directRead(tx, SELECT, [1]), undefined);
     });

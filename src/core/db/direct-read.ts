@@ -61,7 +61,8 @@ export function allowDirectReads(
     // transaction is checked too, though every one today is begun on a held connection.
     if (holding.held || connection.inTransaction || insideUnitOfWork.getStore()) return undefined;
     const stmt = prepare(sql);
-    if (!stmt.reader) return undefined;
+    // A statement that writes (`insert ... returning` reads rows too) goes the way every write goes.
+    if (!stmt.reader || !stmt.readonly) return undefined;
     try {
       return Promise.resolve({ rows: stmt.all(parameters) as any[] });
     } catch (err) {

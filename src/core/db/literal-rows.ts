@@ -5,7 +5,7 @@
 import type SQLite from 'better-sqlite3';
 
 /** What Kysely's SQLite driver uses of a prepared statement. */
-export type DriverStatement = Pick<SQLite.Statement, 'reader' | 'all' | 'run' | 'iterate'>;
+export type DriverStatement = Pick<SQLite.Statement, 'reader' | 'readonly' | 'all' | 'run' | 'iterate'>;
 
 type RowOf = (values: unknown[]) => Record<string, unknown>;
 
@@ -28,6 +28,7 @@ export function withLiteralRows(stmt: SQLite.Statement): DriverStatement {
   const arrays = stmt.raw(true);
   return {
     reader: true,
+    readonly: stmt.readonly,
     all: (...params: unknown[]) => {
       const rows = arrays.all(...params) as unknown[][];
       return rows.length === 0 ? rows : rows.map(current(rows[0]));
