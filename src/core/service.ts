@@ -87,7 +87,7 @@ export interface ServiceManifest {
    */
   listener?: {
     bodyLimit?: number;
-    /** Must create the server with `serverOptions`: they carry the listener's socket limits. */
+    /** Must create the server with `serverOptions` (the listener's sweep interval, which cannot be set later). */
     serverFactory?: (handler: (req: any, res: any) => void, serverOptions: ServerOptions) => any;
     https?: { key: string | Buffer; cert: string | Buffer } | null;
   };

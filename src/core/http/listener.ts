@@ -15,7 +15,7 @@ export interface ListenerOptions {
   name: string;
   log: Logger;
   bodyLimit?: number;
-  /** Makes the listener's server; it must create it with `serverOptions` (the socket limits below). */
+  /** Makes the listener's server; it must create it with `serverOptions` (the sweep interval, which cannot be set later). */
   serverFactory?: (handler: (req: any, res: any) => void, serverOptions: ServerOptions) => any;
   https?: { key: string | Buffer; cert: string | Buffer } | null;
   /** Records each request that came over a socket into the request inspector, with the principal it names. */
@@ -57,10 +57,9 @@ export function createListener(options: ListenerOptions): FastifyInstance {
   const limits = { ...DEFAULT_LISTENER_LIMITS, ...options.limits };
   // Node enforces the header and request timeouts when it sweeps its connections; sweeping as often as the shorter
   // one allows keeps a silent socket from outliving its limit by the default 30 s sweep interval. The interval can
-  // only be given when the server is created, so a service's own server factory is handed these options too.
-  // (The timeouts themselves are set on the server below, whoever made it.)
+  // only be given when the server is created, so a service's own server factory is handed it too; the timeouts
+  // themselves are set on the server below, whoever made it.
   const serverOptions: ServerOptions = {
-    keepAliveTimeout: limits.keepAliveTimeoutMs,
     connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(limits.headersTimeoutMs / 2))),
   };
   const serverFactory = options.serverFactory;
@@ -77,8 +76,7 @@ export function createListener(options: ListenerOptions): FastifyInstance {
     requestIdHeader: false,
     return503OnClosing: true,
     requestTimeout: limits.requestTimeoutMs,
-    keepAliveTimeout: limits.keepAliveTimeoutMs,
-    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: serverOptions.connectionsCheckingInterval },
+    http: { ...serverOptions, headersTimeout: limits.headersTimeoutMs },
     forceCloseConnections: 'idle',
     // Above any URL Node accepts (its header limit): the router would answer an over-long parameter 414, where each API
     // answers an unknown id its own way.
@@ -97,7 +95,6 @@ export function createListener(options: ListenerOptions): FastifyInstance {
   app.server.maxConnections = limits.maxConnections;
   app.server.headersTimeout = limits.headersTimeoutMs;
   app.server.requestTimeout = limits.requestTimeoutMs;
-  // Fastify sets the keep-alive timeout only on a server it creates itself.
   app.server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   // One JSON parser for every listener: nesting depth bounded, and an empty body read as no body.
   app.removeContentTypeParser('application/json');
