@@ -4,6 +4,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { LRUCache } from 'lru-cache';
+import { deepFreeze } from './deep-freeze.ts';
 
 export const CacheBudgetSchema = Type.Object(
   {
@@ -54,4 +55,44 @@ export function detached(buf: Buffer): Buffer {
   const own = Buffer.allocUnsafeSlow(buf.byteLength);
   buf.copy(own);
   return own;
+}
+
+/**
+ * A read-through cache of records that only this process changes (a SQLite database has one writer; PostgreSQL may
+ * have several, so an owner keeps none there): a hit costs neither the query nor the parsing of the row. Values are
+ * frozen through, since every reader shares them. The owner forgets a key once its change is durable; a read that
+ * started before any forget does not fill the cache, since it may have read the record just before its change.
+ */
+export class ReadThroughCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>> {
+  readonly #entries: LRUCache<K, V>;
+  #generation = 0;
+
+  constructor(budget: CacheBudget, bytesOf: (value: V, key: K) => number) {
+    this.#entries = boundedCache(budget, bytesOf);
+  }
+
+  /** The cached value of `key`, or what `load` finds (undefined: absent, and not remembered). */
+  async get(key: K, load: () => Promise<V | undefined>): Promise<V | undefined> {
+    const hit = this.#entries.get(key);
+    if (hit !== undefined) return hit;
+    const generation = this.#generation;
+    const value = await load();
+    if (value !== undefined && generation === this.#generation) this.#entries.set(key, deepFreeze(value));
+    return value;
+  }
+
+  forget(key: K): void {
+    this.#generation++;
+    this.#entries.delete(key);
+  }
+
+  /** Forgets everything (the tables were emptied or replaced behind the owner's back). */
+  clear(): void {
+    this.#generation++;
+    this.#entries.clear();
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
 }

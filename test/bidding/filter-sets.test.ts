@@ -317,5 +317,14 @@ for (const database of DATABASES) {
       assert.equal((await api(TOKENS.bidder, 'GET', 'bidders/1000/filterSets/b1')).status, 200);
       assert.equal((await api(otherChild, 'GET', 'bidders/3000/accounts/3001/filterSets')).status, 200);
     });
+
+    it('answers 404 for a filter set read just before a reset of the service', async () => {
+      assert.equal((await api(TOKENS.bidder, 'GET', 'bidders/1000/filterSets/b1')).status, 200);
+      const reset = await call(`${t.adminUrl}/reset`, { body: { service: 'bidding' } });
+      assert.equal(reset.status, 200, reset.text);
+      const res = await api(TOKENS.bidder, 'GET', 'bidders/1000/filterSets/b1');
+      assert.equal(res.status, 404, res.text);
+      assert.equal(res.body.error.status, 'NOT_FOUND');
+    });
   });
 }

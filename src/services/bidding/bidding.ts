@@ -1,10 +1,11 @@
 // What every part of the service shares: the store, the accounts and the settings, built once per context.
+import { cacheBudgetOf } from '../../core/cache.ts';
 import { isTimeZone, zoneOffsetMs } from '../../core/time.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { Value } from '@sinclair/typebox/value';
 import { Accounts } from './accounts.ts';
 import { Settings } from './schemas.ts';
-import { BiddingStore } from './store.ts';
+import { BiddingStore, DEFAULT_FILTER_SET_CACHE_BUDGET } from './store.ts';
 
 export const DEFAULT_TIME_ZONE = 'America/Los_Angeles';
 
@@ -35,7 +36,7 @@ export function biddingOf(ctx: ServiceContext): Bidding {
     if ([0, 6].some((month) => zoneOffsetMs(timeZone, Date.UTC(year, month, 1)) % 3_600_000 !== 0)) {
       throw new Error(`services.bidding.timeZone must be a whole number of hours from UTC: ${timeZone}`);
     }
-    b = { ctx, store: new BiddingStore(ctx.db), accounts: new Accounts(ctx), settings, timeZone, keepEvents: settings.keepEvents ?? true };
+    b = { ctx, store: new BiddingStore(ctx.db, cacheBudgetOf(settings.filterSetCacheBudget, DEFAULT_FILTER_SET_CACHE_BUDGET, 'services.bidding.filterSetCacheBudget')), accounts: new Accounts(ctx), settings, timeZone, keepEvents: settings.keepEvents ?? true };
     built.set(ctx, b);
   }
   return b;

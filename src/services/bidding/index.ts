@@ -40,7 +40,9 @@ export const manifest: ServiceManifest = {
     installGoogleFamily(app);
     apiRoutes(app, biddingOf(ctx));
   },
+  // After migrations and after every reset or import: what the store cached may no longer be in the tables.
   async start(ctx) {
+    biddingOf(ctx).store.forgetCache();
     await seedAccounts(ctx);
   },
   async credentials(ctx) {

@@ -1,5 +1,6 @@
 // TypeBox schemas of the service's settings and admin bodies.
 import { Type, type Static } from '@sinclair/typebox';
+import { CacheBudgetSchema } from '../../core/cache.ts';
 
 const Id = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
 
@@ -25,6 +26,8 @@ export const Settings = Type.Object(
     timeZone: Type.Optional(Type.String({ minLength: 1 })),
     /** Keep every raw event beside the aggregates (default true). */
     keepEvents: Type.Optional(Type.Boolean()),
+    /** Filter sets kept parsed in memory on SQLite: `{ entries, bytes }`, either optional. */
+    filterSetCacheBudget: Type.Optional(Type.Partial(CacheBudgetSchema)),
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,7 @@
 // Queries of the bidding service. Filter sets are documents keyed by name; events are appended and, in the same
 // transaction, added to the hourly aggregates that metrics queries read.
 import type { Kysely } from 'kysely';
+import { ReadThroughCache, type CacheBudget } from '../../core/cache.ts';
 import type { Database } from '../../core/db/index.ts';
 import { bulkInsert } from '../../core/db/bulk.ts';
 import { prepared } from '../../core/db/prepared.ts';
@@ -75,14 +76,29 @@ const ROLLUP_TYPES = ['text', 'bigint', 'text', 'integer', 'integer', 'integer',
 const DETAIL_TYPES = ['text', 'text', 'text', 'text', 'bigint', 'integer', 'integer', 'integer', ...COUNTER_TYPES];
 const DEAL_TYPES = ['text', 'text', 'text', 'bigint', 'integer', 'integer', 'integer', ...COUNTER_TYPES];
 
+/** Default budget of filter sets kept parsed in memory (`services.bidding.filterSetCacheBudget`). */
+export const DEFAULT_FILTER_SET_CACHE_BUDGET: CacheBudget = { entries: 10_000, bytes: 16 * 1024 * 1024 };
+
 // Writes go through the group-commit path; metrics sums run off the event loop (they may scan many aggregate rows).
 export class BiddingStore {
   readonly #database: Database;
   readonly #db: Kysely<any>;
+  /**
+   * Filter sets by name, on SQLite only (its one writer is this process). A filter set never changes once created, so
+   * an entry is only forgotten when its name is deleted or created again; a transient one's expiry is checked on every
+   * read, as the query does.
+   */
+  readonly #filterSets: ReadThroughCache<string, StoredFilterSet> | null;
 
-  constructor(database: Database) {
+  constructor(database: Database, filterSetCacheBudget: CacheBudget = DEFAULT_FILTER_SET_CACHE_BUDGET) {
     this.#database = database;
     this.#db = database.kysely;
+    this.#filterSets = database.dialect === 'sqlite' ? new ReadThroughCache(filterSetCacheBudget, (fs) => JSON.stringify(fs.body).length * 2 + fs.name.length * 2) : null;
+  }
+
+  /** Drops the cached filter sets (after the tables were emptied or replaced behind this object's back). */
+  forgetCache(): void {
+    this.#filterSets?.clear();
   }
 
   /** Inserts a filter set; a unique violation (duplicate name) propagates to the caller. */
@@ -100,10 +116,17 @@ export class BiddingStore {
         })
         .execute(),
     );
+    this.#filterSets?.forget(input.name);
   }
 
   /** The live filter set of this name (a transient one past its expiry counts as gone). */
   async getFilterSet(name: string, now: number): Promise<StoredFilterSet | undefined> {
+    if (!this.#filterSets) return this.#loadFilterSet(name, now);
+    const found = await this.#filterSets.get(name, () => this.#loadFilterSet(name, now));
+    return found && (found.expiresAt === null || found.expiresAt > now) ? found : undefined;
+  }
+
+  async #loadFilterSet(name: string, now: number): Promise<StoredFilterSet | undefined> {
     const row = (await this.#filterSetByName(this.#db, name, now)).rows[0];
     return row ? toFilterSet(row) : undefined;
   }
@@ -132,16 +155,25 @@ export class BiddingStore {
   }
 
   async deleteFilterSet(name: string): Promise<boolean> {
-    const res = await this.#database.write((tx) => tx.deleteFrom('bidding_filter_sets').where('name', '=', name).executeTakeFirst());
-    return Number(res.numDeletedRows) > 0;
+    try {
+      const res = await this.#database.write((tx) => tx.deleteFrom('bidding_filter_sets').where('name', '=', name).executeTakeFirst());
+      return Number(res.numDeletedRows) > 0;
+    } finally {
+      // Also when the write failed: a commit whose fsync failed may still have removed the row.
+      this.#filterSets?.forget(name);
+    }
   }
 
   /** Removes a transient filter set whose time is up (never a persisted one that reused the name). */
   async deleteExpired(name: string, now: number): Promise<boolean> {
-    const res = await this.#database.write((tx) =>
-      tx.deleteFrom('bidding_filter_sets').where('name', '=', name).where('transient', '=', 1).where('expires_at', '<=', now).executeTakeFirst(),
-    );
-    return Number(res.numDeletedRows) > 0;
+    try {
+      const res = await this.#database.write((tx) =>
+        tx.deleteFrom('bidding_filter_sets').where('name', '=', name).where('transient', '=', 1).where('expires_at', '<=', now).executeTakeFirst(),
+      );
+      return Number(res.numDeletedRows) > 0;
+    } finally {
+      this.#filterSets?.forget(name);
+    }
   }
 
   /**
