@@ -135,6 +135,24 @@ for (const database of DATABASES) {
       assert.equal((await call(`${t.adminUrl}/services/entities/entities/g/twin_test1`)).status, 404);
     });
 
+    it('answers a lookup by id with what was last written: after a replacement, a deletion and a reset', async () => {
+      const doc = { id: '/g/twin_lookup', types: ['Thing'], names: { en: 'Lookup Widget' }, descriptions: { en: 'First' } };
+      const lookup = async () => (await search('ids=/g/twin_lookup')).body.itemListElement.map((e: { result: { description?: string } }) => e.result.description);
+      assert.equal((await call(`${t.adminUrl}/services/entities/entities`, { body: doc })).status, 200);
+      assert.deepEqual(await lookup(), ['First']);
+      assert.deepEqual(await lookup(), ['First']);
+      assert.equal((await call(`${t.adminUrl}/services/entities/entities`, { body: { ...doc, descriptions: { en: 'Second' } } })).status, 200);
+      assert.deepEqual(await lookup(), ['Second']);
+      assert.equal((await call(`${t.adminUrl}/services/entities/entities/g/twin_lookup`, { method: 'DELETE' })).status, 204);
+      assert.deepEqual(await lookup(), []);
+      assert.equal((await call(`${t.adminUrl}/services/entities/entities`, { body: doc })).status, 200);
+      assert.deepEqual(await lookup(), ['First']);
+      const reset = await call(`${t.adminUrl}/reset`, { body: { service: 'entities' } });
+      assert.equal(reset.status, 200, reset.text);
+      assert.deepEqual(await lookup(), []);
+      assert.equal((await search('query=taylor%20swift&limit=1')).body.itemListElement.length, 1, 'the samples are back');
+    });
+
     it('keeps loaded entities across a restart', async () => {
       await call(`${t.adminUrl}/services/entities/entities`, { body: { id: '/g/twin_persist', types: ['Thing'], names: { en: 'Persistent Widget' } } });
       await t.restart();

@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readSettings } from '../../src/services/entities/settings.ts';
+import { DEFAULT_DOCUMENT_CACHE_BUDGET, readSettings } from '../../src/services/entities/settings.ts';
+
+const cache = { documentCacheBudget: DEFAULT_DOCUMENT_CACHE_BUDGET };
 
 describe('entity search settings', () => {
   it('default to the world graph with every city', () => {
-    assert.deepEqual(readSettings({}), { graph: 'world', minPopulation: 0 });
-    assert.deepEqual(readSettings({ graph: 'samples' }), { graph: 'samples', minPopulation: 0 });
-    assert.deepEqual(readSettings({ seed: false }), { graph: 'empty', minPopulation: 0 }, 'the older way to start empty');
-    assert.deepEqual(readSettings({ minPopulation: 50_000 }), { graph: 'world', minPopulation: 50_000 });
+    assert.deepEqual(readSettings({}), { graph: 'world', minPopulation: 0, ...cache });
+    assert.deepEqual(readSettings({ graph: 'samples' }), { graph: 'samples', minPopulation: 0, ...cache });
+    assert.deepEqual(readSettings({ seed: false }), { graph: 'empty', minPopulation: 0, ...cache }, 'the older way to start empty');
+    assert.deepEqual(readSettings({ minPopulation: 50_000 }), { graph: 'world', minPopulation: 50_000, ...cache });
+    assert.deepEqual(readSettings({ documentCacheBudget: { entries: 5 } }).documentCacheBudget, { ...DEFAULT_DOCUMENT_CACHE_BUDGET, entries: 5 });
   });
 
   it('refuse what they do not know, naming the setting', () => {
@@ -16,6 +19,7 @@ describe('entity search settings', () => {
       [{ minPopulation: -1 }, /minPopulation must be a whole number/],
       [{ minPopulation: '1000' }, /minPopulation must be a whole number/],
       [{ graphs: 'world' }, /services\.entities\.graphs is not a setting/],
+      [{ documentCacheBudget: { entries: 0 } }, /services\.entities\.documentCacheBudget must be \{ entries, bytes \}/],
     ];
     for (const [settings, message] of cases) assert.throws(() => readSettings(settings), message);
   });

@@ -1,6 +1,7 @@
 // The service's graph: documents in the database, the search index in memory (compact: domain/segment.ts). Every
 // change is written through a unit of work and applied to the index once committed; the index is rebuilt from the
 // database at start, a slice at a time so that other requests go on meanwhile.
+import { ReadThroughCache } from '../../core/cache.ts';
 import { prepared } from '../../core/db/prepared.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import type { Entity } from './domain/entity.ts';
@@ -22,11 +23,18 @@ export interface Ranked {
 export class EntityGraph {
   readonly #ctx: ServiceContext;
   #index = new SearchIndex();
+  /**
+   * Documents looked up by one id, on SQLite only (its one writer is this process; PostgreSQL may have others): a
+   * hit is neither read nor parsed again. An id is forgotten once its change commits, everything at every start.
+   */
+  readonly #documents: ReadThroughCache<string, Entity> | null;
   /** The minimum population of a world graph this process built at start (so `entities build` need not repeat it). */
   builtAtStart?: number;
 
   constructor(ctx: ServiceContext) {
     this.#ctx = ctx;
+    const budget = readSettings(ctx.settings).documentCacheBudget;
+    this.#documents = ctx.db.dialect === 'sqlite' ? new ReadThroughCache(budget, (e) => JSON.stringify(e).length * 2) : null;
   }
 
   /**
@@ -35,6 +43,8 @@ export class EntityGraph {
    */
   async start(options: { signal?: AbortSignal; rebuild?: boolean } = {}): Promise<void> {
     const settings = readSettings(this.#ctx.settings);
+    // After a reset or an import the tables hold other documents.
+    this.#documents?.clear();
     // `rebuild`: a build cut short by a reset may have left part of a graph and even its record: build it again.
     const current = options.rebuild ? undefined : await this.defaultRecord();
     this.builtAtStart = undefined;
@@ -90,15 +100,25 @@ export class EntityGraph {
     // The last document of an id wins, as if each replaced the one before.
     const entities = [...new Map(given.map((e) => [e.id, e])).values()];
     const now = this.#ctx.clock.now();
-    await this.#ctx.db.write(async (tx) => {
-      await writeEntities(tx, entities, now);
-      if (record) await writeMeta(tx, DEFAULT_KEY, JSON.stringify({ ...record, entities: entities.length, builtAt: now } satisfies DefaultRecord));
-    });
+    try {
+      await this.#ctx.db.write(async (tx) => {
+        await writeEntities(tx, entities, now);
+        if (record) await writeMeta(tx, DEFAULT_KEY, JSON.stringify({ ...record, entities: entities.length, builtAt: now } satisfies DefaultRecord));
+      });
+    } finally {
+      // Also when the write failed: a commit whose fsync failed may still have changed the table.
+      for (const e of entities) this.#documents?.forget(e.id);
+    }
     this.#index.upsert(entities);
   }
 
   async remove(id: string): Promise<boolean> {
-    const removed = await this.#ctx.db.write((tx) => deleteEntity(tx, id));
+    let removed: boolean;
+    try {
+      removed = await this.#ctx.db.write((tx) => deleteEntity(tx, id));
+    } finally {
+      this.#documents?.forget(id);
+    }
     if (removed) this.#index.remove(id);
     return removed;
   }
@@ -124,7 +144,12 @@ export class EntityGraph {
 
   async documents(ids: string[]): Promise<Entity[]> {
     if (ids.length !== 1) return entityDocuments(this.#ctx.kysely, ids);
-    const { rows } = await this.#byId(this.#ctx.kysely, ids[0]);
-    return rows.map((r) => JSON.parse(r.doc) as Entity);
+    const found = this.#documents ? await this.#documents.get(ids[0], () => this.#document(ids[0])) : await this.#document(ids[0]);
+    return found ? [found] : [];
+  }
+
+  async #document(id: string): Promise<Entity | undefined> {
+    const row = (await this.#byId(this.#ctx.kysely, id)).rows[0];
+    return row ? (JSON.parse(row.doc) as Entity) : undefined;
   }
 }

@@ -1,4 +1,5 @@
-// `services.entities` settings: which default graph a fresh data directory gets.
+// `services.entities` settings: which default graph a fresh data directory gets, and what memory documents may use.
+import { cacheBudgetOf, type CacheBudget } from '../../core/cache.ts';
 
 export const GRAPHS = ['world', 'samples', 'empty'] as const;
 export type GraphChoice = (typeof GRAPHS)[number];
@@ -8,12 +9,16 @@ export interface EntitySettings {
   graph: GraphChoice;
   /** Smallest city population the world graph takes (the data starts at 1,000). */
   minPopulation: number;
+  /** Documents kept parsed in memory on SQLite. */
+  documentCacheBudget: CacheBudget;
 }
 
-const KNOWN = new Set(['graph', 'minPopulation', 'seed']);
+export const DEFAULT_DOCUMENT_CACHE_BUDGET: CacheBudget = { entries: 10_000, bytes: 32 * 1024 * 1024 };
+
+const KNOWN = new Set(['graph', 'minPopulation', 'documentCacheBudget', 'seed']);
 
 export function readSettings(raw: Record<string, unknown>): EntitySettings {
-  for (const key of Object.keys(raw)) if (!KNOWN.has(key)) throw new Error(`services.entities.${key} is not a setting (known: graph, minPopulation)`);
+  for (const key of Object.keys(raw)) if (!KNOWN.has(key)) throw new Error(`services.entities.${key} is not a setting (known: graph, minPopulation, documentCacheBudget)`);
   // `seed: false` is the older way to start empty.
   const graph = raw.graph ?? (raw.seed === false ? 'empty' : 'world');
   if (!GRAPHS.includes(graph as GraphChoice)) throw new Error(`services.entities.graph must be one of ${GRAPHS.join(', ')}`);
@@ -21,5 +26,6 @@ export function readSettings(raw: Record<string, unknown>): EntitySettings {
   if (typeof minPopulation !== 'number' || !Number.isInteger(minPopulation) || minPopulation < 0) {
     throw new Error('services.entities.minPopulation must be a whole number of at least 0');
   }
-  return { graph: graph as GraphChoice, minPopulation };
+  const documentCacheBudget = cacheBudgetOf(raw.documentCacheBudget, DEFAULT_DOCUMENT_CACHE_BUDGET, 'services.entities.documentCacheBudget');
+  return { graph: graph as GraphChoice, minPopulation, documentCacheBudget };
 }
