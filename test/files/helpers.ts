@@ -1,5 +1,6 @@
 // Shared set-up of the file storage suites: a runtime with the files service, a second user, and small HTTP helpers.
 import { after, before } from 'node:test';
+import { google } from 'googleapis';
 import { DEV_TOKEN, call, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
 
 export const OTHER_TOKEN = 'files-test-other-token';
@@ -57,4 +58,11 @@ export function raw(t: TestRuntime, path: string, init: RequestInit & { token?: 
 export async function count(t: TestRuntime, table: string): Promise<number> {
   const row = await t.rt.db.kysely.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+/** The googleapis drive v2 client pointed at the runtime, as a user holding `token` (the development user's by default). */
+export function driveClient(t: TestRuntime, token = DEV_TOKEN) {
+  const auth = new google.auth.OAuth2();
+  auth.setCredentials({ access_token: token });
+  return google.drive({ version: 'v2', rootUrl: t.url('files') + '/', auth });
 }

@@ -14,7 +14,7 @@ import { putPermission } from '../store/permissions.ts';
 import { countProperties, putProperty } from '../store/properties.ts';
 import { putContent, refreshSearchText } from './content.ts';
 import { checkParents } from './parents.ts';
-import { setTrashed } from './lifecycle.ts';
+import { checkTrashable, setTrashed } from './lifecycle.ts';
 
 export interface NewContent {
   blob: PreparedBlob;
@@ -67,6 +67,8 @@ export async function createFile(u: Unit, patch: FilePatch, content: NewContent 
 export async function updateFile(u: Unit, file: FileRecord, role: Role, patch: FilePatch, content: NewContent | undefined, options: UpdateOptions): Promise<FileRecord> {
   const caller = u.caller!;
   if (file.isRoot && (patch.title !== undefined || patch.parents || options.addParents.length || content)) throw forbidden('The root folder cannot be changed.', 'cannotModifyRoot');
+  // Trashing by `labels.trashed` follows the rules of files.trash, checked before anything changes.
+  if (patch.trashed !== undefined && patch.trashed !== file.trashed) checkTrashable(file, role);
   const changed: string[] = [];
   await u.touch(file.id, 'update');
   applyMetadata(file, patch, role);

@@ -1,5 +1,5 @@
 // Trash, untrash, permanent deletion, emptying the trash, copies and touch.
-import { subtreeOf, deleteFileRows, getFile, getFiles, parentsOf, saveFile, type FileRecord } from '../store/files.ts';
+import { subtreeOf, deleteFileRows, getFile, getFiles, parentsOf, rebuildClosure, saveFile, type FileRecord } from '../store/files.ts';
 import { getRevision, insertRevision } from '../store/revisions.ts';
 import { listProperties } from '../store/properties.ts';
 import { SERVICE, type Unit } from '../service.ts';
@@ -7,6 +7,17 @@ import { refreshSearchText, releaseAllContent } from './content.ts';
 import { createFile, type InsertOptions } from './files.ts';
 import type { FilePatch } from '../domain/file-input.ts';
 import { newRevisionId } from '../domain/ids.ts';
+import { atLeast, type Role } from '../domain/roles.ts';
+import { badRequest, insufficientPermissions } from '../errors.ts';
+
+/**
+ * Who may move a file into or out of the trash, by files.trash, files.untrash or `labels.trashed` in an update: its
+ * owner, or a file organizer of its shared drive. A root folder never moves.
+ */
+export function checkTrashable(file: FileRecord, role: Role): void {
+  if (file.isRoot || (file.driveId && file.id === file.driveId)) throw badRequest('The root folder cannot be trashed.', 'cannotTrashRoot');
+  if (file.driveId ? !atLeast(role, 'fileOrganizer') : role !== 'owner') throw insufficientPermissions();
+}
 
 /**
  * Trashing a folder trashes everything below it; only the target is `explicitlyTrashed`. Untrashing restores the
@@ -30,14 +41,41 @@ export async function setTrashed(u: Unit, target: FileRecord, trashed: boolean, 
   Object.assign(target, files.get(target.id) ?? {});
 }
 
-/** Deletes a file and everything below it for good, releasing their content. */
+/**
+ * Deletes a file for good with the descendants its deleter owns (every descendant in a shared drive, where items have
+ * no owner), as Drive does. Other users' files below it survive without the deleted folders as parents; one that was
+ * in the trash only through a deleted folder leaves the trash.
+ */
 export async function deleteTree(u: Unit, rootId: string): Promise<void> {
   const ids = await subtreeOf(u.tx, rootId);
-  for (const id of ids) await u.touch(id, 'remove');
-  for (const id of ids) {
+  const files = await getFiles(u.tx, ids);
+  const deleter = u.caller?.email;
+  const doomed = new Set(ids.filter((id) => id === rootId || files.get(id)?.driveId || files.get(id)?.ownerEmail === deleter));
+  const kept = ids.filter((id) => !doomed.has(id));
+  for (const id of ids) await (doomed.has(id) ? u.touch(id, 'remove') : u.touch(id, 'update', ['parents']));
+  for (const id of doomed) {
     await releaseAllContent(u, id);
     await deleteFileRows(u.tx, id);
   }
+  for (const id of kept) await rebuildClosure(u.tx, id);
+  for (const id of kept) {
+    // Read again: untrashing one survivor also untrashes the survivors below it.
+    const f = (await getFile(u.tx, id))!;
+    if (f.trashed && !f.explicitlyTrashed && !(await underExplicitTrash(u, id))) await setTrashed(u, f, false, false);
+  }
+}
+
+/** Whether a folder above the file (not the file itself) was trashed on its own. */
+async function underExplicitTrash(u: Unit, fileId: string): Promise<boolean> {
+  const row = await u.tx
+    .selectFrom('files_ancestors as a')
+    .innerJoin('files_files as f', 'f.id', 'a.ancestor_id')
+    .select('f.id')
+    .where('a.file_id', '=', fileId)
+    .where('a.ancestor_id', '<>', fileId)
+    .where('f.explicitly_trashed', '=', 1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Permanently deletes every file the caller owns that sits in the trash (or, with a drive, that drive's trash). */

@@ -12,7 +12,7 @@ import { atLeast } from '../domain/roles.ts';
 import { badRequest, insufficientPermissions, invalidValue } from '../errors.ts';
 import { emptyWorkspaceContent, type PreparedUpload } from '../ops/convert.ts';
 import { createFile, MODIFIED_DATE_BEHAVIORS, updateFile, type NewContent, type UpdateOptions } from '../ops/files.ts';
-import { copyFile, deleteTree, emptyTrash, setTrashed, touchFile } from '../ops/lifecycle.ts';
+import { checkTrashable, copyFile, deleteTree, emptyTrash, setTrashed, touchFile } from '../ops/lifecycle.ts';
 import { etagOf } from '../domain/etag.ts';
 import { API_PATH } from '../resources.ts';
 import type { FilesService } from '../service.ts';
@@ -145,8 +145,7 @@ export function fileRoutes(app: FastifyInstance, svc: FilesService): void {
       const q = new Query(req);
       const file = await svc.write(caller, async (u) => {
         const { file, role } = await svc.access(u.tx, caller, params(req).fileId, { supportsAllDrives: q.allDrives, ifMatch: header(req, 'if-match') });
-        if (file.isRoot || (file.driveId && file.id === file.driveId)) throw badRequest('The root folder cannot be trashed.', 'cannotTrashRoot');
-        if (file.driveId ? !atLeast(role, 'fileOrganizer') : role !== 'owner') throw insufficientPermissions();
+        checkTrashable(file, role);
         await setTrashed(u, file, trashed);
         return (await getFile(u.tx, file.id))!;
       });

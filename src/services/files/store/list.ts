@@ -55,6 +55,8 @@ export function queryTarget(w: ExpressionBuilder<any, any>, caller: Caller, now:
         .where((x) => x.or([x('qp.expires_at', 'is', null), x('qp.expires_at', '>', now)])),
     );
   const personal = caller.keys.filter((k) => k.startsWith('user:') || k.startsWith('group:'));
+  // `'me' in owners` (and writers, readers) names the caller, as in Drive.
+  const person = (email: string) => (email === 'me' ? caller.email : email.toLowerCase());
   return {
     title: (op, value) => text('f.title', 'f.title_lower', op, value),
     fullText: (value) => like('f.search_text', value.replace(/^"(.*)"$/s, '$1')),
@@ -92,9 +94,9 @@ export function queryTarget(w: ExpressionBuilder<any, any>, caller: Caller, now:
           .whereRef('qpar.file_id', '=', 'f.id')
           .where('qpar.parent_id', '=', id === 'root' ? caller.rootId : id),
       ),
-    inOwners: (email) => sql<SqlBool>`coalesce(f.owner_email, '') = ${email.toLowerCase()}`,
-    inWriters: (email) => granted(email, ['owner', 'organizer', 'fileOrganizer', 'writer']),
-    inReaders: (email) => granted(email, ['owner', 'organizer', 'fileOrganizer', 'writer', 'commenter', 'reader']),
+    inOwners: (email) => sql<SqlBool>`coalesce(f.owner_email, '') = ${person(email)}`,
+    inWriters: (email) => granted(person(email), ['owner', 'organizer', 'fileOrganizer', 'writer']),
+    inReaders: (email) => granted(person(email), ['owner', 'organizer', 'fileOrganizer', 'writer', 'commenter', 'reader']),
     propertiesHas: (m: PropertyMatch) => {
       let q = w.selectFrom('files_properties as qprop').select(sql.lit(1).as('one')).whereRef('qprop.file_id', '=', 'f.id').where('qprop.key', '=', m.key).where('qprop.value', '=', m.value);
       if (m.visibility) q = q.where('qprop.visibility', '=', m.visibility);
