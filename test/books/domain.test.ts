@@ -199,11 +199,14 @@ describe('volume ids', () => {
 });
 
 describe('the q parameter', () => {
+  const NONE_EXCLUDED = { terms: [], lookups: [] };
+
   it('splits free words, phrases, field keywords and identifier look-ups', () => {
-    assert.deepEqual(parseVolumeQuery('flowers+inauthor:keyes'), { terms: [{ text: 'flowers' }, { text: 'keyes', field: 'authors' }], lookups: [] });
+    assert.deepEqual(parseVolumeQuery('flowers+inauthor:keyes'), { terms: [{ text: 'flowers' }, { text: 'keyes', field: 'authors' }], lookups: [], excluded: NONE_EXCLUDED });
     assert.deepEqual(parseVolumeQuery('intitle:"pride and prejudice" subject:love "happy end"'), {
       terms: [{ text: 'pride and prejudice', field: 'title' }, { text: 'love', field: 'subjects' }, { text: 'happy end' }],
       lookups: [],
+      excluded: NONE_EXCLUDED,
     });
     assert.deepEqual(parseVolumeQuery('isbn:978-0-14-032872-1 lccn:88-012345 oclc:ocm0019308495 inpublisher:puffin'), {
       terms: [{ text: 'puffin', field: 'publisher' }],
@@ -212,12 +215,13 @@ describe('the q parameter', () => {
         { kind: 'lccn', value: '88012345' },
         { kind: 'oclc', value: '19308495' },
       ],
+      excluded: NONE_EXCLUDED,
     });
-    assert.deepEqual(parseVolumeQuery('objective-c: primer'), { terms: [{ text: 'objective-c:' }, { text: 'primer' }], lookups: [] });
+    assert.deepEqual(parseVolumeQuery('objective-c: primer'), { terms: [{ text: 'objective-c:' }, { text: 'primer' }], lookups: [], excluded: NONE_EXCLUDED });
   });
 
   it('takes a keyword named like an Object.prototype member as an unknown keyword (text)', () => {
-    assert.deepEqual(parseVolumeQuery('constructor:war valueOf:"moby dick"'), { terms: [{ text: 'constructor war' }, { text: 'valueof moby dick' }], lookups: [] });
+    assert.deepEqual(parseVolumeQuery('constructor:war valueOf:"moby dick"'), { terms: [{ text: 'constructor war' }, { text: 'valueof moby dick' }], lookups: [], excluded: NONE_EXCLUDED });
   });
 
   it('never throws, whatever the text', () => {

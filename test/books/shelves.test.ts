@@ -102,7 +102,7 @@ for (const database of DATABASES) {
       res = await my(alice, '/0/volumes?q=huckleberry');
       assert.deepEqual(res.body, { kind: 'books#volumes', totalItems: 0 });
       res = await my(alice, '/0/volumes?projection=lite&maxResults=1');
-      assert.equal(res.body.items[0].accessInfo, undefined);
+      assert.equal(res.body.items[0].saleInfo, undefined);
       assert.equal((await my(alice, '/0/volumes?maxResults=41')).status, 400);
       assert.equal((await my(alice, '/6/volumes')).status, 404);
     });
@@ -112,7 +112,7 @@ for (const database of DATABASES) {
       let res = await my(alice, `/0/moveVolume?volumeId=${v.sawyer}&volumePosition=0`, 'POST');
       assert.equal(res.status, 204);
       assert.deepEqual(await shelfIds(alice, 0), [v.sawyer, v.alice, v.moby]);
-      assert.equal((await shelf(alice, 0)).volumesLastUpdated, '2026-02-01T12:00:00.000Z');
+      assert.equal((await shelf(alice, 0)).updated, '2026-02-01T12:00:00.000Z');
       assert.equal((await my(alice, `/0/moveVolume?volumeId=${v.sawyer}&volumePosition=2`, 'POST')).status, 204);
       assert.deepEqual(await shelfIds(alice, 0), [v.alice, v.moby, v.sawyer]);
       await advance('1h');
@@ -129,7 +129,7 @@ for (const database of DATABASES) {
         assert.equal(res.body.error.errors[0].location, location, query);
       }
       assert.deepEqual(await shelfIds(alice, 0), [v.alice, v.moby, v.sawyer]);
-      assert.equal((await shelf(alice, 0)).volumesLastUpdated, '2026-02-01T12:00:00.000Z', 'refusals change nothing');
+      assert.equal((await shelf(alice, 0)).updated, '2026-02-01T12:00:00.000Z', 'refusals change nothing');
     });
 
     it('removes a volume, closing the gap, and refuses one that is not there', async () => {

@@ -155,7 +155,7 @@ for (const database of DATABASES) {
 
     it('shows the lite projection and applies fields', async () => {
       const lite = (await list({ q: 'intitle:whale', projection: 'lite' })).body.items[0];
-      assert.deepEqual(Object.keys(lite).sort(), ['etag', 'id', 'kind', 'selfLink', 'volumeInfo']);
+      assert.deepEqual(Object.keys(lite).sort(), ['accessInfo', 'etag', 'id', 'kind', 'selfLink', 'volumeInfo']);
       assert.equal(lite.volumeInfo.readingModes, undefined);
       assert.deepEqual(lite.volumeInfo.authors, ['Herman Melville']);
       const full = (await list({ q: 'intitle:whale' })).body.items[0];

@@ -96,7 +96,8 @@ export class CatalogStore {
   }
 
   async search(o: SearchOptions): Promise<SearchResult> {
-    const { terms, lookups } = o.query;
+    const { terms, lookups, excluded } = o.query;
+    // Exclusions alone select nothing to exclude from.
     if (terms.length === 0 && lookups.length === 0) return { totalItems: 0, items: [] };
     const match = terms.length ? fullTextMatch(this.#db, VOLUME_INDEX, terms) : undefined;
     // Terms that fold to no word (punctuation only) match nothing.
@@ -105,6 +106,12 @@ export class CatalogStore {
     let q = this.#db.selectFrom('books_volumes as v');
     if (match) q = q.innerJoin(match.as('m'), 'm.doc_id', 'v.id');
     for (const l of lookups) q = q.where('v.id', 'in', this.#lookup(l.kind, l.value));
+    for (const term of excluded.terms) {
+      // An excluded term that folds to no word excludes nothing.
+      const unwanted = fullTextMatch(this.#db, VOLUME_INDEX, [term]);
+      if (unwanted) q = q.where('v.id', 'not in', this.#db.selectFrom(unwanted.as('x')).select('x.doc_id'));
+    }
+    for (const l of excluded.lookups) q = q.where('v.id', 'not in', this.#lookup(l.kind, l.value));
     if (o.printType === 'magazines') q = q.where('v.print_type', '=', 'MAGAZINE');
     if (o.printType === 'books') q = q.where('v.print_type', '=', 'BOOK');
     if (o.langRestrict) q = q.where('v.language', '=', o.langRestrict);

@@ -82,7 +82,10 @@ export class Library {
   async clearVolumes(userId: string, shelfParam: string): Promise<void> {
     const shelf = editableShelf(shelfParam);
     const now = this.ctx.clock.now();
-    await this.shelves.change(userId, shelf.id, (_order, tx) => this.shelves.remove(tx, userId, shelf.id, 'all', now));
+    await this.shelves.change(userId, shelf.id, async (order, tx) => {
+      // Clearing an empty shelf removes no volume: nothing changes, as adding a volume already there.
+      if (order.length > 0) await this.shelves.remove(tx, userId, shelf.id, 'all', now);
+    });
   }
 
   async moveVolume(userId: string, shelfParam: string, volumeId: string, position: number): Promise<void> {

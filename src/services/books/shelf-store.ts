@@ -1,5 +1,5 @@
 // Queries of the users' bookshelves. Every change runs in one unit of work whose reads (is the volume there, what is
-// the order) decide it, and moves the shelf's volumesLastUpdated with its contents.
+// the order) decide it, and moves the shelf's `updated`; adding and removing volumes also move volumesLastUpdated.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../core/db/index.ts';
 import type { ShelfAccess } from './domain/shelves.ts';
@@ -102,13 +102,13 @@ export class ShelfStore {
     await this.touch(tx, userId, shelfId, now);
   }
 
-  /** Writes the positions of a new order (only the rows whose position changed). */
+  /** Writes the positions of a new order (only the rows whose position changed); no volume comes or goes. */
   async reorder(tx: Kysely<any>, userId: string, shelfId: number, before: string[], after: string[], now: number): Promise<void> {
     for (let i = 0; i < after.length; i++) {
       if (before[i] === after[i]) continue;
       await tx.updateTable('books_shelf_volumes').set({ position: i }).where('user_id', '=', userId).where('shelf_id', '=', shelfId).where('volume_id', '=', after[i]).execute();
     }
-    await this.touch(tx, userId, shelfId, now);
+    await this.touch(tx, userId, shelfId, now, { volumesCameOrWent: false });
   }
 
   async setAccess(userId: string, shelfId: number, access: ShelfAccess, now: number): Promise<void> {
@@ -121,12 +121,16 @@ export class ShelfStore {
     );
   }
 
-  /** The shelf's contents changed now. */
-  async touch(tx: Kysely<any>, userId: string, shelfId: number, now: number): Promise<void> {
+  /**
+   * The shelf changed now. Books defines volumesLastUpdated as when a volume was last added or removed, so a new
+   * order alone leaves it.
+   */
+  async touch(tx: Kysely<any>, userId: string, shelfId: number, now: number, { volumesCameOrWent = true } = {}): Promise<void> {
+    const times = volumesCameOrWent ? { updated_at: now, volumes_updated_at: now } : { updated_at: now };
     await tx
       .insertInto('books_shelves')
-      .values({ user_id: userId, shelf_id: shelfId, access: null, updated_at: now, volumes_updated_at: now })
-      .onConflict((oc) => oc.columns(['user_id', 'shelf_id']).doUpdateSet({ updated_at: now, volumes_updated_at: now }))
+      .values({ user_id: userId, shelf_id: shelfId, access: null, volumes_updated_at: null, ...times })
+      .onConflict((oc) => oc.columns(['user_id', 'shelf_id']).doUpdateSet(times))
       .execute();
   }
 }

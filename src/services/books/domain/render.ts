@@ -19,8 +19,16 @@ export interface RenderOptions {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The parts of volumeInfo that projection=lite keeps. */
-const LITE_INFO = ['title', 'subtitle', 'authors', 'publisher', 'publishedDate', 'description', 'imageLinks', 'language'] as const;
+// The fields Books' discovery document marks "(In LITE projection)", in volumeInfo and accessInfo. Of saleInfo only
+// the prices are marked, and no volume of the catalog has one.
+const LITE_INFO = ['title', 'subtitle', 'authors', 'publisher', 'publishedDate', 'description', 'imageLinks', 'contentVersion', 'infoLink', 'canonicalVolumeLink'] as const;
+const LITE_ACCESS = ['country', 'accessViewStatus', 'epub', 'pdf'] as const;
+
+const pick = <T extends object>(from: T, keys: readonly (keyof T)[]): Partial<T> => {
+  const out: Partial<T> = {};
+  for (const key of keys) if (from[key] !== undefined) out[key] = from[key];
+  return out;
+};
 
 export function renderVolume(v: CatalogVolume, o: RenderOptions): Record<string, unknown> {
   const parts = { volumeInfo: v.volumeInfo, saleInfo: v.saleInfo, accessInfo: v.accessInfo };
@@ -31,11 +39,7 @@ export function renderVolume(v: CatalogVolume, o: RenderOptions): Record<string,
     selfLink: `${o.baseUrl}/books/v1/volumes/${v.id}`,
   };
   const userInfo = o.userInfo ? { userInfo: o.userInfo } : {};
-  if (o.projection === 'lite') {
-    const info: Record<string, unknown> = {};
-    for (const key of LITE_INFO) if (v.volumeInfo[key] !== undefined) info[key] = v.volumeInfo[key];
-    return { ...head, volumeInfo: info, ...userInfo };
-  }
+  if (o.projection === 'lite') return { ...head, volumeInfo: pick(v.volumeInfo, LITE_INFO), accessInfo: pick(v.accessInfo, LITE_ACCESS), ...userInfo };
   return { ...head, ...parts, ...userInfo };
 }
 
