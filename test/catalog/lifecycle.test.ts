@@ -122,11 +122,13 @@ for (const database of DATABASES) {
 
     it('status changes are delivered as webhooks to the registered topic', async () => {
       const content = c.client();
-      await content.pubsubnotificationsettings.update({ merchantId: MCA, requestBody: { cloudTopicName: `${local.url}/push`, registeredEvents: ['productStatusChangeEvent'] } });
-      assert.equal((await content.pubsubnotificationsettings.get({ merchantId: MCA })).data.registeredEvents![0], 'productStatusChangeEvent');
-      assert.equal((await c.api(`/${MCA}/pubsubnotificationsettings`, { method: 'PUT', body: { cloudTopicName: 'topic', registeredEvents: ['everything'] } })).status, 400);
-      await content.products.insert({ merchantId: MCA, requestBody: product('notify-1') });
-      await content.products.update({ merchantId: MCA, productId: 'online:en:US:notify-1', updateMask: 'imageLink', requestBody: {} });
+      // Products live in sub-accounts: one of its own, so that only this test's products notify.
+      const shop = (await content.accounts.insert({ merchantId: MCA, requestBody: { name: 'Notified shop' } })).data.id!;
+      await content.pubsubnotificationsettings.update({ merchantId: shop, requestBody: { cloudTopicName: `${local.url}/push`, registeredEvents: ['productStatusChangeEvent'] } });
+      assert.equal((await content.pubsubnotificationsettings.get({ merchantId: shop })).data.registeredEvents![0], 'productStatusChangeEvent');
+      assert.equal((await c.api(`/${shop}/pubsubnotificationsettings`, { method: 'PUT', body: { cloudTopicName: 'topic', registeredEvents: ['everything'] } })).status, 400);
+      await content.products.insert({ merchantId: shop, requestBody: product('notify-1') });
+      await content.products.update({ merchantId: shop, productId: 'online:en:US:notify-1', updateMask: 'imageLink', requestBody: {} });
       // A delivery pass already running may have started before the second message: ask again until both arrived.
       for (let i = 0; i < 50 && local.received.filter((r) => r.path === '/push').length < 2; i++) {
         await call(`${c.t.adminUrl}/outbox/deliver`, { method: 'POST' });
@@ -175,18 +177,18 @@ for (const database of DATABASES) {
 
     it('program reviews are decided by a job a day later', async () => {
       const content = c.client();
-      await content.accounts.claimwebsite({ merchantId: MCA, accountId: MCA });
-      for (let i = 0; i < 3; i++) await content.products.insert({ merchantId: MCA, requestBody: product(`review-${i}`, { imageLink: undefined }) });
-      const before = await content.shoppingadsprogram.get({ merchantId: MCA });
+      const shop = (await content.accounts.insert({ merchantId: MCA, requestBody: { name: 'Reviewed shop', websiteUrl: 'https://reviewed.example.com' } })).data.id!;
+      await content.accounts.claimwebsite({ merchantId: MCA, accountId: shop });
+      for (let i = 0; i < 3; i++) await content.products.insert({ merchantId: shop, requestBody: product(`review-${i}`, { imageLink: undefined }) });
+      const before = await content.shoppingadsprogram.get({ merchantId: shop });
       assert.equal(before.data.regionStatuses![0].eligibilityStatus, 'DISAPPROVED');
-      for (let i = 0; i < 3; i++) await content.products.update({ merchantId: MCA, productId: `online:en:US:review-${i}`, requestBody: { imageLink: 'https://shop.example.com/i.jpg' } });
-      await content.products.delete({ merchantId: MCA, productId: 'online:en:US:notify-1' });
+      for (let i = 0; i < 3; i++) await content.products.update({ merchantId: shop, productId: `online:en:US:review-${i}`, requestBody: { imageLink: 'https://shop.example.com/i.jpg' } });
       // The fixed products serve again, but a disapproval stands until reviewed.
-      await content.shoppingadsprogram.requestreview({ merchantId: MCA, requestBody: { regionCode: 'US' } }).catch(() => undefined);
-      const under = await content.shoppingadsprogram.get({ merchantId: MCA });
+      await content.shoppingadsprogram.requestreview({ merchantId: shop, requestBody: { regionCode: 'US' } }).catch(() => undefined);
+      const under = await content.shoppingadsprogram.get({ merchantId: shop });
       assert.ok(['UNDER_REVIEW', 'APPROVED'].includes(under.data.regionStatuses![0].eligibilityStatus!));
       await advance('25h');
-      assert.equal((await content.shoppingadsprogram.get({ merchantId: MCA })).data.regionStatuses![0].eligibilityStatus, 'APPROVED');
+      assert.equal((await content.shoppingadsprogram.get({ merchantId: shop })).data.regionStatuses![0].eligibilityStatus, 'APPROVED');
     });
   });
 }

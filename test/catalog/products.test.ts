@@ -32,17 +32,19 @@ for (const database of DATABASES) {
 
     it('pages product lists with maxResults and page tokens', async () => {
       const content = c.client();
-      for (let i = 0; i < 7; i++) await content.products.insert({ merchantId: MCA, requestBody: product(`page-${i}`) });
+      // A sub-account of its own, so that the list holds these products only.
+      const shop = (await content.accounts.insert({ merchantId: MCA, requestBody: { name: 'Paging shop' } })).data.id!;
+      for (let i = 0; i < 7; i++) await content.products.insert({ merchantId: shop, requestBody: product(`page-${i}`) });
       const seen: string[] = [];
       let pageToken: string | undefined;
       do {
-        const page = await content.products.list({ merchantId: MCA, maxResults: 3, pageToken });
+        const page = await content.products.list({ merchantId: shop, maxResults: 3, pageToken });
         assert.ok(page.data.resources!.length <= 3);
         seen.push(...page.data.resources!.map((p) => p.offerId!));
         pageToken = page.data.nextPageToken ?? undefined;
       } while (pageToken);
       assert.deepEqual(seen.sort(), Array.from({ length: 7 }, (_, i) => `page-${i}`));
-      const bad = await c.api(`/${MCA}/products?pageToken=garbage`);
+      const bad = await c.api(`/${shop}/products?pageToken=garbage`);
       assert.equal(bad.status, 400);
     });
 

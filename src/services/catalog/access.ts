@@ -57,3 +57,18 @@ export function requireMca(merchant: AccountRow): void {
     throw new GoogleError(403, `Merchant ${merchant.id} is not a multi-client account.`, { reason: 'forbidden' });
   }
 }
+
+/**
+ * Methods on data a multi-client account cannot hold itself (products and what hangs on them, feeds, collections):
+ * its sub-accounts hold them.
+ */
+const SUB_ACCOUNT_DATA = /^(products|productstatuses|localinventory|regionalinventory|datafeeds|datafeedstatuses|collections|collectionstatuses|productdeliverytime)\./;
+
+/** Refuses `method` on an MCA when the method acts on data only a sub-account or standalone account holds. */
+export function refuseMcaData(merchant: AccountRow, method: string): void {
+  if (merchant.isMca && SUB_ACCOUNT_DATA.test(method)) {
+    throw new GoogleError(403, `Merchant ${merchant.id} is a multi-client account, which holds no products, datafeeds or collections: call ${method} for one of its sub-accounts.`, {
+      reason: 'forbidden',
+    });
+  }
+}

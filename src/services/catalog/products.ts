@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { notFound } from '../../core/google/index.ts';
 import type { Catalog } from './catalog.ts';
 import { productIssues, productStatus, type Product } from './domain/product-rules.ts';
+import { feedLabelRule, labelAndCountry, sameLabelAndCountry } from './feed-label.ts';
 import { notifyStatusChange } from './notifications.ts';
 import type { CatalogStore, ProductRow } from './store.ts';
 import { badRequest, language, maxLength, oneOf, requireValue } from './wire/rules.ts';
@@ -11,9 +12,9 @@ import { badRequest, language, maxLength, oneOf, requireValue } from './wire/rul
 export const PRODUCT_KIND = 'content#product';
 export const OFFER_ID_MAX = 50;
 
-/** `channel:contentLanguage:feedLabel:offerId`; the offer id may itself contain colons. */
+/** `channel:contentLanguage:feedLabel:offerId` (the label equals the target country when both are set); the offer id may itself contain colons. */
 export function restIdOf(p: Product): string {
-  return `${p.channel}:${p.contentLanguage}:${p.targetCountry ?? p.feedLabel}:${p.offerId}`;
+  return `${p.channel}:${p.contentLanguage}:${p.feedLabel ?? p.targetCountry}:${p.offerId}`;
 }
 
 export function parseRestId(id: string): { channel: string; contentLanguage: string; label: string; offerId: string } | undefined {
@@ -37,7 +38,14 @@ export function normaliseProduct(input: Product): Product {
   language(p.contentLanguage, 'product.contentLanguage', true);
   if (p.targetCountry === undefined && p.feedLabel === undefined) throw badRequest('Required field missing: product.feedLabel (or product.targetCountry)', 'required');
   if (p.targetCountry !== undefined && !/^[A-Z]{2}$/.test(p.targetCountry ?? '')) throw badRequest(`Invalid country code for product.targetCountry: ${JSON.stringify(p.targetCountry)}.`);
-  if (p.feedLabel !== undefined && !/^[A-Z0-9_-]{1,20}$/.test(p.feedLabel ?? '')) throw badRequest(`Invalid product.feedLabel: ${JSON.stringify(p.feedLabel)} (up to 20 of A-Z, 0-9, - and _).`);
+  feedLabelRule(p.feedLabel, 'product.feedLabel');
+  // Compared as sent: a feed label "UK" goes with a target country "UK".
+  sameLabelAndCountry(p.feedLabel ?? undefined, p.targetCountry ?? undefined, 'product.feedLabel', 'product.targetCountry');
+  // Content API takes UK as a target country and stores it as GB, the CLDR code; a feed label is kept as sent.
+  if (p.targetCountry === 'UK') p.targetCountry = 'GB';
+  const { feedLabel, country } = labelAndCountry(p.feedLabel ?? undefined, p.targetCountry ?? undefined);
+  p.feedLabel = feedLabel;
+  if (country !== undefined) p.targetCountry = country;
   return p;
 }
 
@@ -61,7 +69,7 @@ export async function saveProduct(cat: Catalog, store: CatalogStore, tx: Kysely<
     offerId: doc.offerId!,
     channel: doc.channel!,
     contentLanguage: doc.contentLanguage!,
-    feedLabel: doc.targetCountry ?? doc.feedLabel!,
+    feedLabel: doc.feedLabel ?? doc.targetCountry!,
     feedId: options.feedId ?? existing?.feedId ?? null,
     doc: doc as Record<string, unknown>,
     status,

@@ -51,6 +51,11 @@ const toAccount = (r: any): AccountRow => ({
   createdAt: Number(r.created_at),
   updatedAt: Number(r.updated_at),
 });
+/** A product stored with a target country only, before the label was always kept, gets the label of its row. */
+function withFeedLabel(doc: Record<string, any>, label: string): Record<string, any> {
+  if (doc.feedLabel === undefined && typeof label === 'string') doc.feedLabel = label;
+  return doc;
+}
 const toResource = (r: any): ResourceRow => ({ id: r.id, state: r.state ?? null, doc: JSON.parse(r.doc), createdAt: Number(r.created_at), updatedAt: Number(r.updated_at) });
 export const toProduct = (r: any): ProductRow => ({
   merchantId: r.merchant_id,
@@ -60,7 +65,7 @@ export const toProduct = (r: any): ProductRow => ({
   contentLanguage: r.content_language,
   feedLabel: r.feed_label,
   feedId: r.feed_id ?? null,
-  doc: JSON.parse(r.doc),
+  doc: withFeedLabel(JSON.parse(r.doc), r.feed_label),
   status: r.status === undefined ? {} : JSON.parse(r.status),
   approved: Number(r.approved) === 1,
   localStores: Number(r.local_stores ?? 0),

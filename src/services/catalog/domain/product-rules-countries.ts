@@ -14,9 +14,12 @@ export const isCountryCode = (code: string): boolean => COUNTRY_CODE.test(code) 
 
 /**
  * The countries of sale: `targetCountry`, or a `feedLabel` that is itself a country code (newer products name the
- * country through the feed label only).
+ * country through the feed label only). A feed label that names no country does not target one: such a product is
+ * sold in the countries its `shipping` entries name, as Content API documents for feed labels.
  */
 export function targetCountries(product: Product): string[] {
   const country = product.targetCountry ?? (product.feedLabel && isCountryCode(product.feedLabel) ? product.feedLabel : undefined);
-  return country ? [country] : [];
+  if (country) return [country];
+  const shipped = (product.shipping ?? []).map((s) => s.country).filter((c): c is string => typeof c === 'string' && isCountryCode(c));
+  return [...new Set(shipped)].sort();
 }

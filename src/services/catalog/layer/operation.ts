@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { documented } from '../../../core/http/documented.ts';
 import { GoogleError, googleErrorBody, notFound, type GoogleErrorDetail } from '../../../core/google/index.ts';
 import { isApiError } from '../../../core/errors.ts';
-import { authenticate, requireAccount, requireManaged, type Caller } from '../access.ts';
+import { authenticate, refuseMcaData, requireAccount, requireManaged, type Caller } from '../access.ts';
 import type { Catalog } from '../catalog.ts';
 import type { AccountRow } from '../store.ts';
 import { numericId } from '../wire/rules.ts';
@@ -79,6 +79,7 @@ export async function execute(cat: Catalog, op: Operation, input: Omit<Call, 'me
     const id = op.scope === 'merchant' ? params.merchantId : params.accountId;
     call.merchant = await memo(`account:${id}`, () => requireAccount(cat.store, call.caller, id));
     call.account = call.merchant;
+    if (op.scope === 'merchant') refuseMcaData(call.merchant, op.method);
   } else if (op.scope === 'managed') {
     const { merchant, account } = await memo(`managed:${params.merchantId}:${params[accountParam]}`, () => requireManaged(cat.store, call.caller, params.merchantId, params[accountParam]));
     call.merchant = merchant;

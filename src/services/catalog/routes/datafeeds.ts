@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { GoogleError, notFound } from '../../../core/google/index.ts';
 import type { Catalog } from '../catalog.ts';
 import { FETCH_JOB, fetchJobKey } from '../datafeed-fetch.ts';
+import { feedLabelRule, sameLabelAndCountry } from '../feed-label.ts';
 import { randomNumericId } from '../ids.ts';
 import { batchOperation } from '../layer/batch.ts';
 import type { Call, Operation, RequestShape } from '../layer/operation.ts';
@@ -33,6 +34,8 @@ function datafeedDoc(body: unknown): Record<string, any> {
     language(t.language, `datafeed.targets[${i}].language`, true);
     if (t.country === undefined && t.feedLabel === undefined) throw badRequest(`Required field missing: datafeed.targets[${i}].feedLabel (or country)`, 'required');
     country(t.country, `datafeed.targets[${i}].country`);
+    feedLabelRule(t.feedLabel, `datafeed.targets[${i}].feedLabel`);
+    sameLabelAndCountry(t.feedLabel, t.country, `datafeed.targets[${i}].feedLabel`, `datafeed.targets[${i}].country`);
   });
   if (doc.format) {
     if (doc.format.columnDelimiter !== undefined) oneOf(doc.format.columnDelimiter, COLUMN_DELIMITERS, 'datafeed.format.columnDelimiter');

@@ -1,6 +1,7 @@
 // Documented requests of datafeeds.* and datafeedstatuses.*: the feed registration as datafeedDoc checks it, and
 // the target filters of the status methods.
 import { Type, type TProperties } from '@sinclair/typebox';
+import { FEED_LABEL_PATTERN } from '../feed-label.ts';
 import { WEEKDAYS } from '../rules/fetch-schedule.ts';
 import { MAX_RESULTS_PAGING } from './common.ts';
 import { wireBody } from './wire.ts';
@@ -21,7 +22,8 @@ export const DATAFEED_BODY = wireBody('Datafeed', {
     contentType: { enum: CONTENT_TYPES, description: '"products" unless given.' },
     targets: { description: 'Where the feed\'s products go: a language, and a country or feed label, each.' },
     'targets.language': { pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'ISO 639-1 language of the items; required.' },
-    'targets.country': { pattern: '^[A-Z]{2}$', description: 'Country of the items; feedLabel stands in when it is absent.' },
+    'targets.country': { pattern: '^[A-Z]{2}$', description: 'Country of the items; feedLabel stands in when it is absent, and must equal it when both are set.' },
+    'targets.feedLabel': { pattern: FEED_LABEL_PATTERN, description: 'Feed label of the items (up to 20 of A-Z, 0-9 and -).' },
     'format.columnDelimiter': { enum: COLUMN_DELIMITERS },
     'format.fileEncoding': { enum: FILE_ENCODINGS },
     'format.quotingMode': { enum: QUOTING_MODES },

@@ -3,6 +3,7 @@
 // report issues in the product's status instead of refusing it.
 import { Type, type TProperties } from '@sinclair/typebox';
 import { AGE_GROUPS, AVAILABILITIES, CONDITIONS, DESCRIPTION_MAX, GENDERS, TITLE_MAX } from '../domain/product-rules.ts';
+import { FEED_LABEL_PATTERN } from '../feed-label.ts';
 import { OFFER_ID_MAX } from '../products.ts';
 import { MAX_RESULTS_PAGING } from './common.ts';
 import { wireBody, type FieldRules } from './wire.ts';
@@ -14,8 +15,8 @@ const IDENTITY_RULES: FieldRules = {
   offerId: { maxLength: OFFER_ID_MAX, description: `The merchant's own id of the offer; whitespace is collapsed, at most ${OFFER_ID_MAX} characters.` },
   channel: { enum: ['online', 'local'], description: 'Where the offer is sold: online or in local stores.' },
   contentLanguage: { pattern: LANGUAGE, description: 'ISO 639-1 language of the title and description, e.g. "en".' },
-  targetCountry: { pattern: '^[A-Z]{2}$', description: 'CLDR territory code of the country sold to, e.g. "US"; feedLabel stands in when it is absent.' },
-  feedLabel: { pattern: '^[A-Z0-9_-]{1,20}$', description: 'Feed label of the product (up to 20 of A-Z, 0-9, - and _); required when targetCountry is absent.' },
+  targetCountry: { pattern: '^[A-Z]{2}$', description: 'CLDR territory code of the country sold to, e.g. "US" ("UK" is stored as "GB"); feedLabel stands in when it is absent, and must equal it when both are set.' },
+  feedLabel: { pattern: FEED_LABEL_PATTERN, description: 'Feed label of the product (up to 20 of A-Z, 0-9 and -); required when targetCountry is absent; always returned (the target country when only that was sent).' },
 };
 
 const listed = (values: readonly string[]) => values.map((v) => `"${v}"`).join(', ');
