@@ -65,6 +65,12 @@ export class CalendarList {
     return renderListEntry(calendar, role, entry);
   }
 
+  /** The caller's default reminders of a calendar (events.list and instances answer them, as Calendar does). */
+  async defaultReminders(caller: Caller, calendarId: string): Promise<NonNullable<ListOverlay['defaultReminders']>> {
+    const entry = await this.#store.listEntry(this.#ctx.kysely, caller.principalId, calendarId);
+    return entry?.doc.defaultReminders ?? [];
+  }
+
   async list(caller: Caller, query: Query): Promise<Record<string, unknown>> {
     await this.#calendars.ensurePrimary(undefined, caller.principalId, caller.email, caller.name);
     const minRole = enumParam(query, 'minAccessRole', ROLES) ?? 'freeBusyReader';

@@ -11,6 +11,7 @@ import { mergePatch, searchText, stableJson, writableView, type EventDoc } from 
 import { findOccurrence, instanceDoc, seriesOf, spanOf } from './domain/instances.ts';
 import { newEventId, parseInstanceId } from './domain/ids.ts';
 import { readEvent, type EventFields } from './domain/input.ts';
+import { reshapesInstances, shapeOf } from './domain/retired.ts';
 import { etagOf } from './domain/render.ts';
 import { dayStart } from './domain/zone.ts';
 import type { Invitations, SendUpdates } from './invitations.ts';
@@ -57,12 +58,16 @@ export class Events {
     this.#invitations = invitations;
   }
 
-  /** Writes one event row: next change number, span columns, search text, channel notification. */
-  async save(tx: Kysely<any>, calendar: CalendarRow, doc: EventDoc): Promise<Saved> {
+  /**
+   * Writes one event row: next change number, span columns, search text, channel notification. `previous` is the
+   * stored version it replaces: a reshaped series keeps its earlier shape for singleEvents sync.
+   */
+  async save(tx: Kysely<any>, calendar: CalendarRow, doc: EventDoc, previous?: EventDoc): Promise<Saved> {
     const zone = calendar.doc.timeZone;
     const single = !doc.recurrence;
     const span = spanOf(doc, zone);
     const seq = await this.#store.nextChange(tx, calendar.id, single ? span.endMs - span.startMs : 0);
+    if (previous && reshapesInstances(previous, doc)) await this.#store.putEarlierShape(tx, calendar.id, doc.id, seq, shapeOf(previous));
     await this.#store.putEvent(tx, calendar.id, doc, span, seq, searchText(doc), this.#ctx.clock.now());
     await this.#watch.notify(tx, { service: 'calendar', topic: `calendar:${calendar.id}`, state: 'exists' });
     return { doc, etag: etagOf(seq), calendar };
@@ -147,7 +152,7 @@ export class Events {
     // The source belongs to the organizer; a write by anyone else keeps it.
     if (caller.email !== previous.organizer.email.toLowerCase() && calendar.ownerId !== caller.principalId) fields.source = previous.source;
     const { doc, conferenceRequested } = composeEvent(previous, fields, this.#composeContext(caller, access, mode, params));
-    const saved = await this.save(tx, calendar, doc);
+    const saved = await this.save(tx, calendar, doc, previous);
     if (conferenceRequested) await this.#scheduleConference(tx, calendar.id, doc);
     if (mode === 'update') await this.#invitations.afterWrite(tx, this, calendar.id, doc, previous, params.sendUpdates);
     return saved;
@@ -291,7 +296,7 @@ export class Events {
     if (existing) for (const k of PERSONAL) (copy as unknown as Record<string, unknown>)[k] = existing.doc[k];
     if (copy.colorId === undefined) delete copy.colorId;
     if (existing && stableJson(existing.doc) === stableJson(copy)) return;
-    await this.save(tx, calendar, copy);
+    await this.save(tx, calendar, copy, existing?.doc);
   }
 }
 

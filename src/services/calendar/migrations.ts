@@ -3,7 +3,7 @@
 import type { Kysely, Migration } from 'kysely';
 import { columnTypes } from '../../core/db/dialect.ts';
 
-export const TABLES = ['calendar_list_entries', 'calendar_events', 'calendar_acl', 'calendar_calendars'];
+export const TABLES = ['calendar_series_shapes', 'calendar_list_entries', 'calendar_events', 'calendar_acl', 'calendar_calendars'];
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': {
@@ -86,6 +86,22 @@ export const migrations: Record<string, Migration> = {
         .addPrimaryKeyConstraint('calendar_list_entries_pk', ['principal_id', 'calendar_id'])
         .execute();
       await db.schema.createIndex('calendar_list_entries_calendar').on('calendar_list_entries').columns(['calendar_id']).execute();
+    },
+  },
+  // The earlier shapes (recurrence, start, end) of reshaped series: a singleEvents sync from a token older than a
+  // change answers the instances of the shape the client read that the event no longer has, as cancelled.
+  '0004_series_shapes': {
+    async up(db: Kysely<any>) {
+      const t = columnTypes(db);
+      await db.schema
+        .createTable('calendar_series_shapes')
+        .addColumn('calendar_id', t.text, (c) => c.notNull())
+        .addColumn('event_id', t.text, (c) => c.notNull())
+        // The change number that replaced this shape: it was the event's shape at every earlier change number.
+        .addColumn('until_seq', t.bigint, (c) => c.notNull())
+        .addColumn('shape', t.json, (c) => c.notNull())
+        .addPrimaryKeyConstraint('calendar_series_shapes_pk', ['calendar_id', 'event_id', 'until_seq'])
+        .execute();
     },
   },
 };

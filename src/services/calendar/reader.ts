@@ -7,7 +7,8 @@ import { Turns } from '../../core/turns.ts';
 import { badRequest, fullSyncRequired } from './domain/errors.ts';
 import type { EventDoc } from './domain/event.ts';
 import { instanceDoc, masterDocOf, originalKey, seriesOf } from './domain/instances.ts';
-import { instanceStamp } from './domain/times.ts';
+import { retiredInstances, type EventShape } from './domain/retired.ts';
+import { instanceStamp, whenMs } from './domain/times.ts';
 import type { ListQuery, Query } from './domain/params.ts';
 import { boolParam, intParam, strParam, timeParam, zoneParam } from './domain/params.ts';
 import { etagOf, renderEvent, type View } from './domain/render.ts';
@@ -76,9 +77,11 @@ export class Reader {
       if (turns.due) await turns.take();
       rendered.push(renderEvent(docOf(i), i.etag, view));
     }
+    // The collection's `updated` is the calendar's last modification (its own or an event's), whatever the page holds.
+    const lastEvent = await this.#store.lastEventUpdate(this.#ctx.kysely, calendar.id);
     const page: EventsPage = {
       items: rendered,
-      updated: new Date(Math.max(0, ...items.map((i) => i.updatedMs))).toISOString(),
+      updated: new Date(Math.max(calendar.version, lastEvent ?? 0)).toISOString(),
       etag: etagOf(snap, 1),
     };
     if (more !== undefined) page.nextPageToken = encodePageToken({ snap, at: more }, queryKey);
@@ -135,9 +138,10 @@ export class Reader {
     let q = this.#store.changesQuery(this.#ctx.kysely, calendar.id, fromSeq - 1).where('change_seq', '<=', snap);
     if (lq.eventTypes.length > 0) q = q.where('event_type', 'in', lq.eventTypes);
     const rows = (await q.orderBy('change_seq').limit(lq.maxResults + 1).execute()).map(toRow);
+    const earlier = lq.singleEvents ? await this.#store.shapesAt(this.#ctx.kysely, calendar.id, rows.map((r) => r.doc.id), since) : new Map<string, EventShape>();
     const items: Item[] = [];
     for (const row of rows) {
-      const produced = lq.singleEvents && row.doc.recurrence ? await this.#allInstances(calendar, row) : [itemOf(row)];
+      const produced = lq.singleEvents ? await this.#singleEventsOf(calendar, row, earlier.get(row.doc.id)) : [itemOf(row)];
       const start = row.changeSeq === fromSeq ? skip : 0;
       for (let i = start; i < produced.length; i++) {
         if (items.length === lq.maxResults) return { items, more: [row.changeSeq, i] };
@@ -145,6 +149,21 @@ export class Reader {
       }
     }
     return { items, more: undefined };
+  }
+
+  /**
+   * A changed row as a singleEvents sync gives it: the event or its instances, then (when the event was reshaped since
+   * the token) the instances of the shape the client read that it no longer has, cancelled.
+   */
+  async #singleEventsOf(calendar: CalendarRow, row: EventRow, earlier: EventShape | undefined): Promise<Item[]> {
+    const current = row.doc.recurrence ? await this.#allInstances(calendar, row) : [itemOf(row)];
+    if (!earlier) return current;
+    const zone = calendar.doc.timeZone;
+    const exceptions = await this.#store.exceptions(this.#ctx.kysely, calendar.id, row.doc.id);
+    const kept = new Set([...current.map((i) => i.id), ...exceptions.map((e) => e.doc.id)]);
+    const to = Math.max(whenMs(earlier.start, zone), this.#ctx.clock.now()) + EXPANSION_HORIZON_MS;
+    const retired = retiredInstances(row.doc, earlier, calendar.id, zone, to, kept);
+    return [...current, ...retired.map(({ doc, startMs }) => ({ id: doc.id, etag: etagOf(row.changeSeq), startMs, updatedMs: row.updatedAt, doc }))];
   }
 
   /** Every instance of a series up to the expansion horizon, exceptions in place (for sync lists with singleEvents). */

@@ -2,6 +2,7 @@
 // unit of work's transaction for writes (so the reads that decide a write are atomic with it).
 import { sql, type Kysely } from 'kysely';
 import type { EventDoc } from './domain/event.ts';
+import type { EventShape } from './domain/retired.ts';
 
 export interface CalendarDoc {
   summary: string;
@@ -134,6 +135,7 @@ export class CalendarStore {
 
   async deleteCalendar(db: Kysely<any>, id: string): Promise<void> {
     await db.deleteFrom('calendar_list_entries').where('calendar_id', '=', id).execute();
+    await db.deleteFrom('calendar_series_shapes').where('calendar_id', '=', id).execute();
     await db.deleteFrom('calendar_events').where('calendar_id', '=', id).execute();
     await db.deleteFrom('calendar_acl').where('calendar_id', '=', id).execute();
     await db.deleteFrom('calendar_calendars').where('id', '=', id).execute();
@@ -160,6 +162,7 @@ export class CalendarStore {
   async clearEvents(db: Kysely<any>, calendarId: string): Promise<void> {
     const seq = await this.nextChange(db, calendarId);
     await db.deleteFrom('calendar_events').where('calendar_id', '=', calendarId).execute();
+    await db.deleteFrom('calendar_series_shapes').where('calendar_id', '=', calendarId).execute();
     await db.updateTable('calendar_calendars').set({ sync_floor: seq }).where('id', '=', calendarId).execute();
   }
 
@@ -260,6 +263,29 @@ export class CalendarStore {
       .execute();
   }
 
+  /** Keeps the shape an event had before the change numbered `untilSeq`. */
+  async putEarlierShape(db: Kysely<any>, calendarId: string, eventId: string, untilSeq: number, shape: EventShape): Promise<void> {
+    await db.insertInto('calendar_series_shapes').values({ calendar_id: calendarId, event_id: eventId, until_seq: untilSeq, shape: JSON.stringify(shape) }).execute();
+  }
+
+  /** The shape each of these events had at change number `seq`, for those reshaped since. */
+  async shapesAt(db: Kysely<any>, calendarId: string, eventIds: string[], seq: number): Promise<Map<string, EventShape>> {
+    const out = new Map<string, EventShape>();
+    for (let i = 0; i < eventIds.length; i += 500) {
+      const rows = await db
+        .selectFrom('calendar_series_shapes')
+        .select(['event_id', 'shape'])
+        .where('calendar_id', '=', calendarId)
+        .where('event_id', 'in', eventIds.slice(i, i + 500))
+        .where('until_seq', '>', seq)
+        .orderBy('until_seq')
+        .execute();
+      // The first replacement after `seq` holds the shape current at `seq`.
+      for (const r of rows) if (!out.has(r.event_id as string)) out.set(r.event_id as string, JSON.parse(r.shape as string) as EventShape);
+    }
+    return out;
+  }
+
   /** Exceptions (modified or cancelled instances) of a series. */
   async exceptions(db: Kysely<any>, calendarId: string, seriesId: string): Promise<EventRow[]> {
     const rows = await db.selectFrom('calendar_events').select(EVENT_COLUMNS).where('calendar_id', '=', calendarId).where('recurring_event_id', '=', seriesId).execute();
@@ -298,6 +324,12 @@ export class CalendarStore {
   /** Base query of events.list without expansion (filters are added by the caller). */
   listQuery(db: Kysely<any>, calendarId: string) {
     return db.selectFrom('calendar_events').select([...EVENT_COLUMNS, 'event_id']).where('calendar_id', '=', calendarId);
+  }
+
+  /** When an event of the calendar last changed (undefined for a calendar without events). */
+  async lastEventUpdate(db: Kysely<any>, calendarId: string): Promise<number | undefined> {
+    const row = await db.selectFrom('calendar_events').select('updated_at').where('calendar_id', '=', calendarId).orderBy('updated_at', 'desc').limit(1).executeTakeFirst();
+    return row ? Number(row.updated_at) : undefined;
   }
 
   async countEvents(db: Kysely<any>, calendarId: string): Promise<number> {

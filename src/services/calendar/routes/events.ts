@@ -32,6 +32,7 @@ export function eventRoutes(app: FastifyInstance, ctx: ServiceContext, s: Calend
     const lq = readListQuery(q(req));
     const { calendar, role } = await s.calendars.resolve(caller, p(req).calendarId);
     const page = await s.reader.list(calendar, lq, q(req));
+    const defaultReminders = await s.calendarList.defaultReminders(caller, calendar.id);
     return {
       kind: 'calendar#events',
       etag: page.etag,
@@ -40,7 +41,7 @@ export function eventRoutes(app: FastifyInstance, ctx: ServiceContext, s: Calend
       updated: page.updated,
       timeZone: lq.timeZone ?? calendar.doc.timeZone,
       accessRole: role,
-      defaultReminders: [],
+      defaultReminders,
       ...(page.nextPageToken !== undefined ? { nextPageToken: page.nextPageToken } : {}),
       ...(page.nextSyncToken !== undefined ? { nextSyncToken: page.nextSyncToken } : {}),
       items: page.items,
@@ -124,6 +125,7 @@ export function eventRoutes(app: FastifyInstance, ctx: ServiceContext, s: Calend
     if (!master) throw notFound();
     if (master.doc.recurringEventId) throw badRequest('The event is an instance, not a recurring event.', 'eventId');
     const page = await s.reader.instances(calendar, master, q(req));
+    const defaultReminders = await s.calendarList.defaultReminders(caller, calendar.id);
     return {
       kind: 'calendar#events',
       etag: page.etag,
@@ -131,7 +133,7 @@ export function eventRoutes(app: FastifyInstance, ctx: ServiceContext, s: Calend
       updated: page.updated,
       timeZone: zoneParam(q(req)) ?? calendar.doc.timeZone,
       accessRole: role,
-      defaultReminders: [],
+      defaultReminders,
       ...(page.nextPageToken !== undefined ? { nextPageToken: page.nextPageToken } : {}),
       items: page.items,
     };
