@@ -1,6 +1,6 @@
 // Pure rules of KV version 2: key metadata, check-and-set, version trimming, soft-deletion by time, merge patch,
 // subkeys. No I/O; the engine (v2.ts) loads and stores what these functions produce.
-import { SecretsError, badRequest } from '../contract.ts';
+import { badRequest } from '../contract.ts';
 
 export interface VersionMeta {
   created_time: string;
@@ -67,14 +67,24 @@ export function effectiveDeleteAfter(meta: KeyMetadata, config: EngineConfig): n
   return values.length ? Math.min(...values) : 0;
 }
 
+/** The deletion time a version made live at `now` gets: now + effective delete_version_after, or '' for never. */
+export function scheduledDeletion(meta: KeyMetadata, config: EngineConfig, now: number): string {
+  const after = effectiveDeleteAfter(meta, config);
+  return after ? iso(now + after * 1000) : '';
+}
+
+/** Soft-deletes a live version now; a destroyed or already deleted one keeps its state and deletion time. */
+export function softDelete(v: VersionMeta, now: number): void {
+  if (!v.destroyed && !isDeleted(v, now)) v.deletion_time = iso(now);
+}
+
 export const effectiveMaxVersions = (meta: KeyMetadata, config: EngineConfig) =>
   meta.max_versions || config.max_versions || DEFAULT_MAX_VERSIONS;
 
 /** Adds version current+1 to `meta`; returns the new version and the versions trimmed away (to delete their data). */
 export function addVersion(meta: KeyMetadata, config: EngineConfig, now: number): { version: number; trimmed: number[] } {
   const version = meta.current_version + 1;
-  const after = effectiveDeleteAfter(meta, config);
-  meta.versions[String(version)] = { created_time: iso(now), deletion_time: after ? iso(now + after * 1000) : '', destroyed: false };
+  meta.versions[String(version)] = { created_time: iso(now), deletion_time: scheduledDeletion(meta, config, now), destroyed: false };
   meta.current_version = version;
   meta.updated_time = iso(now);
   return { version, trimmed: trim(meta, effectiveMaxVersions(meta, config)) };
@@ -110,6 +120,12 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+/** A map without its null entries (the removals of a merge patch); anything else unchanged. */
+export function withoutNulls(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
+}
+
 /** RFC 7396 JSON merge patch. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
@@ -131,14 +147,32 @@ export function subkeys(data: unknown, depth: number, level = 1): unknown {
   return out;
 }
 
-/** Validates custom_metadata: string map, at most 64 keys, keys up to 128 and values up to 512 bytes. */
+const CUSTOM_METADATA_ERROR = 'custom_metadata validation failed';
+
+/** Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+const printable = (text: string) => !/[\p{C}\p{Z}]/u.test(text.replaceAll(' ', ''));
+
+/** go-multierror's text, which Vault returns as the single error string. */
+const multiError = (problems: string[]) =>
+  `${problems.length} error${problems.length === 1 ? '' : 's'} occurred:\n${problems.map((p) => `\t* ${p}\n`).join('')}\n`;
+
+/**
+ * Validates custom_metadata as Vault does: at most 64 keys (checked alone first), then for every entry a key of 1 to
+ * 128 bytes, a value of 1 to 512 bytes, both printable. All problems are reported in one error string.
+ */
 export function validateCustomMetadata(value: Record<string, string>): void {
   const entries = Object.entries(value);
-  const problems: string[] = [];
-  if (entries.length > 64) problems.push(`payload must contain at most 64 keys, provided: ${entries.length}`);
-  for (const [k, v] of entries) {
-    if (k.length === 0 || Buffer.byteLength(k) > 128) problems.push(`length of key ${JSON.stringify(k)} is ${Buffer.byteLength(k)} but must be 0 < len(key) <= 128`);
-    if (Buffer.byteLength(v) > 512) problems.push(`length of value for key ${JSON.stringify(k)} is ${Buffer.byteLength(v)} but must be <= 512`);
+  if (entries.length > 64) {
+    throw badRequest(multiError([`${CUSTOM_METADATA_ERROR}: payload must contain at most 64 keys, provided ${entries.length}`]));
   }
-  if (problems.length) throw new SecretsError(400, problems);
+  const problems: string[] = [];
+  for (const [k, v] of entries) {
+    const keyBytes = Buffer.byteLength(k);
+    const valueBytes = Buffer.byteLength(v);
+    if (keyBytes === 0 || keyBytes > 128) problems.push(`length of key ${JSON.stringify(k)} is ${keyBytes} but must be 0 < len(key) <= 128`);
+    if (valueBytes === 0 || valueBytes > 512) problems.push(`length of value for key ${JSON.stringify(k)} is ${valueBytes} but must be 0 < len(value) <= 512`);
+    if (!printable(k)) problems.push(`key ${JSON.stringify(k)} (${k}) contains unprintable characters`);
+    if (!printable(v)) problems.push(`value for key ${JSON.stringify(k)} contains unprintable characters`);
+  }
+  if (problems.length) throw badRequest(multiError(problems.map((p) => `${CUSTOM_METADATA_ERROR}: ${p}`)));
 }

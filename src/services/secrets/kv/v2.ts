@@ -22,9 +22,12 @@ import {
   mergePatch,
   newMetadata,
   parseVersions,
+  scheduledDeletion,
+  softDelete,
   subkeys,
   trim,
   validateCustomMetadata,
+  withoutNulls,
   type EngineConfig,
   type KeyMetadata,
   type VersionMeta,
@@ -123,9 +126,15 @@ export function kvV2(ctx: BackendContext): Backend {
       async (existing) => {
         let data = body as Record<string, unknown>;
         if (patch) {
-          const current = existing?.versions[String(existing.current_version)];
-          if (!existing || !current || current.destroyed || isDeleted(current, now())) throw notFound();
-          checkCas(existing, { ...cfg, cas_required: false }, cas);
+          // Vault's order: missing key, then check-and-set (engine and key cas_required both apply), then the
+          // latest version's state; a deleted or destroyed one answers 404 carrying its metadata.
+          if (!existing) throw notFound();
+          checkCas(existing, cfg, cas);
+          const current = existing.versions[String(existing.current_version)];
+          if (!current) throw notFound();
+          if (current.destroyed || isDeleted(current, now())) {
+            throw new SecretsError(404, [], { data: metadataView(existing, current, existing.current_version) });
+          }
           const previous = (await versionStore.get<Record<string, unknown>>(versionKey(key, existing.current_version))) ?? {};
           data = mergePatch(previous, body) as Record<string, unknown>;
         } else {
@@ -149,8 +158,9 @@ export function kvV2(ctx: BackendContext): Backend {
   }
 
   /** Applies `change` to the listed versions of `key` (soft delete, undelete, destroy). */
-  async function changeVersions(key: string, versions: number[] | 'current', change: (v: VersionMeta, n: number) => void): Promise<null> {
+  async function changeVersions(key: string, versions: number[] | 'current', change: (v: VersionMeta, meta: KeyMetadata, cfg: EngineConfig) => void): Promise<null> {
     requireKey(key);
+    const cfg = await config();
     await updateKey(key, async (meta) => {
       if (!meta) return null;
       const list = versions === 'current' ? [meta.current_version] : versions;
@@ -159,10 +169,10 @@ export function kvV2(ctx: BackendContext): Backend {
         const v = meta.versions[String(n)];
         if (!v) continue;
         const wasDestroyed = v.destroyed;
-        change(v, n);
+        change(v, meta, cfg);
         if (v.destroyed && !wasDestroyed) ops.push({ key: `ver/${versionKey(key, n)}` });
       }
-      meta.updated_time = new Date(now()).toISOString();
+      // As in Vault, changing a version's state leaves the key's updated_time alone.
       return { ops: [{ key: `meta/${key}`, value: meta }, ...ops], result: null };
     });
     return null;
@@ -193,7 +203,8 @@ export function kvV2(ctx: BackendContext): Backend {
     if (maxVersions !== undefined && maxVersions < 0) throw badRequest('max_versions must be 0 or greater');
     const casRequired = d.cas_required === undefined ? undefined : parseBool(d.cas_required, 'cas_required');
     const deleteAfter = d.delete_version_after === undefined ? undefined : parseDurationSeconds(d.delete_version_after, 'delete_version_after');
-    const custom = d.custom_metadata === undefined ? undefined : parseStringMap(d.custom_metadata, 'custom_metadata');
+    // A patch removes the keys it sets to null, so only the other values are parsed and validated.
+    const custom = d.custom_metadata === undefined ? undefined : parseStringMap(patch ? withoutNulls(d.custom_metadata) : d.custom_metadata, 'custom_metadata');
     if (custom) validateCustomMetadata(custom);
     const cfg = await config();
     await updateKey(key, async (existing) => {
@@ -262,7 +273,7 @@ export function kvV2(ctx: BackendContext): Backend {
           if (op === 'read') return readData(req, key);
           if (write) return writeData(req, key, false);
           if (op === 'patch') return writeData(req, key, true);
-          if (op === 'delete') return changeVersions(key, 'current', (v) => void (v.deletion_time = v.destroyed ? v.deletion_time : new Date(now()).toISOString()));
+          if (op === 'delete') return changeVersions(key, 'current', (v) => softDelete(v, now()));
           throw unsupportedOperation();
         case 'metadata/':
           if (op === 'list') {
@@ -277,13 +288,12 @@ export function kvV2(ctx: BackendContext): Backend {
           throw unsupportedOperation();
         case 'delete/':
           if (!write) throw unsupportedOperation();
-          return changeVersions(key, parseVersions(req.data.versions), (v) => {
-            if (!v.destroyed && !isDeleted(v, now())) v.deletion_time = new Date(now()).toISOString();
-          });
+          return changeVersions(key, parseVersions(req.data.versions), (v) => softDelete(v, now()));
         case 'undelete/':
           if (!write) throw unsupportedOperation();
-          return changeVersions(key, parseVersions(req.data.versions), (v) => {
-            if (!v.destroyed) v.deletion_time = '';
+          // An undeleted version is live again, so delete_version_after counts anew from now.
+          return changeVersions(key, parseVersions(req.data.versions), (v, meta, cfg) => {
+            if (!v.destroyed) v.deletion_time = scheduledDeletion(meta, cfg, now());
           });
         case 'destroy/':
           if (!write) throw unsupportedOperation();
