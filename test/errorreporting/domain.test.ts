@@ -83,10 +83,10 @@ describe('acceptReport', () => {
     );
   });
 
-  it('groups by service, exception type and top frames, ignoring line numbers', () => {
+  it('groups by exception type and top frames, ignoring line numbers and the service', () => {
     const a = acceptReport(ok(), NOW).groupId;
     assert.equal(acceptReport(ok({ message: 'Error: other words\n    at run (/app/a.js:90:7)' }), NOW).groupId, a);
-    assert.notEqual(acceptReport({ serviceContext: { service: 'api' }, message: TRACE }, NOW).groupId, a);
+    assert.equal(acceptReport({ serviceContext: { service: 'api', version: '2' }, message: TRACE }, NOW).groupId, a);
     assert.notEqual(acceptReport(ok({ message: 'TypeError: boom\n    at run (/app/a.js:1:2)' }), NOW).groupId, a);
   });
 });
@@ -94,11 +94,12 @@ describe('acceptReport', () => {
 describe('grouping and rules', () => {
   it('group ids are stable, URL-safe and differ with any part of the key', () => {
     fc.assert(
-      fc.property(fc.string(), fc.string(), fc.array(fc.string(), { maxLength: 5 }), (service, type, frames) => {
-        const id = groupIdOf({ service, exceptionType: type, frames });
+      fc.property(fc.string(), fc.array(fc.string(), { minLength: 1, maxLength: 5 }), (type, frames) => {
+        const id = groupIdOf({ exceptionType: type, frames });
         assert.match(id, /^[A-Za-z0-9_-]{17}$/);
-        assert.equal(groupIdOf({ service, exceptionType: type, frames: [...frames] }), id);
-        assert.notEqual(groupIdOf({ service: service + 'x', exceptionType: type, frames }), id);
+        assert.equal(groupIdOf({ exceptionType: type, frames: [...frames] }), id);
+        assert.notEqual(groupIdOf({ exceptionType: type + 'x', frames }), id);
+        assert.notEqual(groupIdOf({ exceptionType: type, frames: [frames[0] + 'x', ...frames.slice(1)] }), id);
       }),
     );
   });

@@ -105,16 +105,7 @@ export class ErrorStore {
         group_id: analysed ? event.groupId : null,
       });
       if (!analysed) return;
-      await this.#insertGroup(tx, {
-        project_id: projectId,
-        group_id: event.groupId,
-        service: event.service,
-        exception_type: event.exceptionType,
-        resolution_status: 'OPEN',
-        tracking_issues: '[]',
-        created_at: now,
-        updated_at: now,
-      });
+      await this.#upsertGroup(tx, projectId, event.groupId, event.service, event.exceptionType, now, now);
       await this.#insertEvent(tx, {
         project_id: projectId,
         group_id: event.groupId,
@@ -133,11 +124,27 @@ export class ErrorStore {
 
   // The inserts of every reported event: compiled once.
   readonly #insertLog = preparedInsert(() => this.#db, 'errorreporting_log', ['project_id', 'received_at', 'event_time', 'service', 'version', 'message', 'context', 'analysed', 'group_id']);
-  readonly #insertGroup = preparedInsert(
-    () => this.#db,
-    'errorreporting_groups',
-    ['project_id', 'group_id', 'service', 'exception_type', 'resolution_status', 'tracking_issues', 'created_at', 'updated_at'],
-    ['project_id', 'group_id'],
+  // A new group starts OPEN; an existing one keeps its status, except that a RESOLVED group whose error occurs again
+  // is OPEN again (the real API's ResolutionStatus.OPEN). Parameters: project, group, service, exception type, now, now.
+  readonly #upsertGroup = prepared(() =>
+    this.#db
+      .insertInto('errorreporting_groups')
+      .values({
+        project_id: '',
+        group_id: '',
+        service: '',
+        exception_type: '',
+        resolution_status: sql`'OPEN'`,
+        tracking_issues: sql`'[]'`,
+        created_at: 0,
+        updated_at: 0,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['project_id', 'group_id'])
+          .doUpdateSet({ resolution_status: sql`'OPEN'`, updated_at: sql`excluded.updated_at` })
+          .where('errorreporting_groups.resolution_status', '=', sql<string>`'RESOLVED'`),
+      ),
   );
   readonly #insertEvent = preparedInsert(() => this.#db, 'errorreporting_events', [
     'project_id',

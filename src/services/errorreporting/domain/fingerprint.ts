@@ -1,19 +1,20 @@
-// The group an event belongs to: a stable hash of the service, the exception type and the top frames. Line numbers
-// are left out so that the same failure still groups together after unrelated edits move the code.
+// The group an event belongs to: a stable hash of the exception type and the top frames. Line numbers are left out so
+// that the same failure still groups together after unrelated edits move the code. The service is left out too: the
+// same kind of error in different service contexts gets the same group id (ErrorGroup.group_id), which is what
+// `affectedServices` and `numAffectedServices` count.
 import { createHash } from 'node:crypto';
 
 /** How many innermost frames identify a failure. */
 export const TOP_FRAMES = 3;
 
 export interface GroupKey {
-  service: string;
   exceptionType: string;
   frames: string[];
 }
 
 /** A group id in the style of Error Reporting's opaque ids (URL-safe, 17 characters). */
 export function groupIdOf(key: GroupKey): string {
-  const material = [key.service, key.exceptionType, ...key.frames.slice(0, TOP_FRAMES)].join('\u0000');
+  const material = [key.exceptionType, ...key.frames.slice(0, TOP_FRAMES)].join('\u0000');
   return 'C' + createHash('sha256').update(material).digest('base64url').slice(0, 16);
 }
 

@@ -59,7 +59,7 @@ export function acceptReport(body: unknown, nowMs: number): AcceptedEvent {
   const trace = parseStackTrace(message);
   const location = context?.reportLocation;
   if (!trace && !location) throw new GoogleError(400, NO_LOCATION_MESSAGE, { bare: true });
-  const key = groupKeyOf(service, trace, location);
+  const key = groupKeyOf(trace, location);
   return {
     eventTimeMs: instantToMs(eventTime),
     eventTime: formatInstant(eventTime),
@@ -72,10 +72,10 @@ export function acceptReport(body: unknown, nowMs: number): AcceptedEvent {
   };
 }
 
-/** A trace groups by its exception type and frames; a bare message by where it was reported. */
-function groupKeyOf(service: string, trace: ParsedTrace | undefined, location: ErrorContext['reportLocation']) {
-  if (trace) return { service, exceptionType: trace.exceptionType, frames: trace.frames };
-  return { service, exceptionType: '', frames: [`${location!.functionName}@${location!.filePath ?? ''}`] };
+/** A trace groups by its exception type and frames; a bare message by where it was reported. Not by service. */
+function groupKeyOf(trace: ParsedTrace | undefined, location: ErrorContext['reportLocation']) {
+  if (trace) return { exceptionType: trace.exceptionType, frames: trace.frames };
+  return { exceptionType: '', frames: [`${location!.functionName}@${location!.filePath ?? ''}`] };
 }
 
 function readEventTime(value: unknown, nowMs: number): Instant {
