@@ -116,3 +116,9 @@ export async function paymentsRowCounts(t: TestRuntime): Promise<Record<string, 
   }
   return counts;
 }
+
+/** Row counts of the payments tables other than the API-key nonces, which every request (refused or not) records. */
+export async function paymentsRowCountsBesideNonces(t: TestRuntime): Promise<Record<string, number>> {
+  const { payments_nonces: _nonces, ...rest } = await paymentsRowCounts(t);
+  return rest;
+}

@@ -306,55 +306,41 @@ export class Processor {
     const tx = await this.find(merchant, ref);
     const refusal = voidRefusal(tx);
     if (refusal) throw refuse(refusal, tx.identifier);
-    const won = await this.#d.transactions.transition(tx.id, ['O', 'P'], { trans_status: 'C' }, now);
+    // Conditional on no refund as well as on the state, so a racing refund and void cannot both succeed.
+    const won = await this.#d.transactions.cancel(tx.id, now);
     if (!won) throw refuse(voidRefusal(await this.find(merchant, { transno: tx.transno })) ?? { code: 'T009', message: 'Transaction already cancelled' }, tx.identifier);
     return { ...tx, trans_status: 'C' };
   }
 
-  /** Refunds part or all of what remains of a completed sale, as a new transaction. */
+  /**
+   * Refunds part or all of what remains of a completed sale, as a new transaction. With the merchant's duplicate check
+   * on, the same identifier for the same original inside the window is a duplicate (T001): a retried refund pays once.
+   */
   async refund(merchant: Merchant, input: { amount: number; identifier: string; refund_ref: number; trans_info?: string }, requestId: string): Promise<AuthResponse> {
     const d = this.#d;
     const now = d.clock.now();
     const original = await d.transactions.byTransno(merchant.merchantid, input.refund_ref);
     if (!original) throw payError(422, 'R001', `Original transaction ${input.refund_ref} not found`, input.identifier);
+    const licenceKey = (await d.clients.licenceKeyOf(merchant.clientid)) ?? '';
+    const dupKey = effectivePolicies(merchant, {}).duplicate === '1' ? d.vault.lookupHash(`payments-refund-dup:${merchant.merchantid}:${original.transno}:${input.identifier}`) : undefined;
+    const duplicate = () => authResponse({ ...refundTx(original, input, -1, now), authcode: '', result: 2, result_code: 'T001', result_message: 'Duplicate transaction', trans_status: 'R' }, licenceKey, requestId);
+    // A retry of a refund that emptied the original is still a duplicate, not R003: check the slot first.
+    if (dupKey && (await d.duplicates.held(merchant.merchantid, dupKey, now))) return duplicate();
     const refusal = refundRefusal(original, input.amount);
     if (refusal) throw refuse(refusal, input.identifier);
-    const licenceKey = (await d.clients.licenceKeyOf(merchant.clientid)) ?? '';
     const refund = await d.db.write(async (trx): Promise<Tx | undefined> => {
       const transactions = new TransactionStore(trx);
-      if (!(await transactions.addRefund(original.id, input.amount, now))) return undefined;
-      const tx: Tx = {
-        ...original,
-        id: uuid(),
-        transno: await this.#d.merchants.nextTransno(merchant.merchantid, trx),
-        identifier: input.identifier,
-        source: 'api',
-        trans_type: 'R',
-        trans_status: 'O',
-        amount: input.amount,
-        original_amount: input.amount,
-        refunded: 0,
-        authcode: AUTH_CODES.refund,
-        result: 1,
-        result_code: '001',
-        result_message: 'Test Refund Accepted',
-        checks: { avs_result: ' ', csc_result: ' ', authen_result: '', eci: '', cavv: '' },
-        trans_info: input.trans_info ?? null,
-        batch_no: null,
-        refund_ref: original.transno,
-        threeds_id: null,
-        threeds: null,
-        created_at: now,
-        updated_at: now,
-      };
+      if (dupKey && !(await d.duplicates.within(trx).claim(merchant.merchantid, dupKey, now + merchant.duplicateWindowSeconds * 1000, now))) return undefined;
+      if (!(await transactions.addRefund(original.id, input.amount, now))) {
+        // Thrown, so the unit rolls back and the slot is not held for a refund that did not happen.
+        const again = (await transactions.byTransno(merchant.merchantid, input.refund_ref))!;
+        throw refuse(refundRefusal(again, input.amount) ?? { code: 'R005', message: 'Refund amount exceeds the refundable remainder' }, input.identifier);
+      }
+      const tx = refundTx(original, input, await this.#d.merchants.nextTransno(merchant.merchantid, trx), now);
       await transactions.insert(tx);
       return tx;
     });
-    if (!refund) {
-      const again = (await d.transactions.byTransno(merchant.merchantid, input.refund_ref))!;
-      throw refuse(refundRefusal(again, input.amount) ?? { code: 'R005', message: 'Refund amount exceeds the refundable remainder' }, input.identifier);
-    }
-    return authResponse(refund, licenceKey, requestId);
+    return refund ? authResponse(refund, licenceKey, requestId) : duplicate();
   }
 
   /** Up to five transactions matching an identifier or transno from the last 90 days, newest first. */
@@ -417,6 +403,39 @@ export function authResponse(tx: Tx, licenceKey: string, requestId: string): Aut
   };
 }
 
+/** The fields of a transaction made now: no checks run yet, no batch, no 3-D Secure. */
+const unbatched = (now: number) => ({
+  checks: { avs_result: ' ', csc_result: ' ', authen_result: '', eci: '', cavv: '' },
+  batch_no: null,
+  threeds_id: null,
+  threeds: null,
+  created_at: now,
+  updated_at: now,
+});
+
+/** The refund of `original`: a new accepted transaction of type R under its own identifier. */
+function refundTx(original: Tx, input: { amount: number; identifier: string; trans_info?: string }, transno: number, now: number): Tx {
+  return {
+    ...original,
+    id: uuid(),
+    transno,
+    identifier: input.identifier,
+    source: 'api',
+    trans_type: 'R',
+    trans_status: 'O',
+    amount: input.amount,
+    original_amount: input.amount,
+    refunded: 0,
+    authcode: AUTH_CODES.refund,
+    result: 1,
+    result_code: '001',
+    result_message: 'Test Refund Accepted',
+    trans_info: input.trans_info ?? null,
+    refund_ref: original.transno,
+    ...unbatched(now),
+  };
+}
+
 /** A transaction for an authorisation request, not yet decided (rejected until an outcome is applied). */
 function newTx(merchant: Merchant, input: AuthInput, currency: string, transno: number, now: number): Tx {
   const bin = binInfo(input.cardnumber);
@@ -438,14 +457,9 @@ function newTx(merchant: Merchant, input: AuthInput, currency: string, transno: 
     result: 2,
     result_code: '',
     result_message: '',
-    checks: { avs_result: ' ', csc_result: ' ', authen_result: '', eci: '', cavv: '' },
     trans_info: input.trans_info ?? null,
-    batch_no: null,
     refund_ref: null,
-    threeds_id: null,
-    threeds: null,
-    created_at: now,
-    updated_at: now,
+    ...unbatched(now),
   };
 }
 

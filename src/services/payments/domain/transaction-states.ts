@@ -46,6 +46,10 @@ export function captureRefusal(tx: TxView, nowMs: number, amount: number): Refus
 
 export function voidRefusal(tx: TxView): Refusal | undefined {
   if (tx.trans_type === 'R') return { code: 'T004', message: 'Invalid reversal: a refund cannot be voided' };
+  // Voiding a refunded sale would leave the refund standing while the sale disappears: the cardholder is paid twice.
+  if (tx.refunded > 0 && (tx.trans_status === 'O' || tx.trans_status === 'P')) {
+    return { code: 'T004', message: 'Invalid reversal: the transaction has been refunded; refund the remainder instead' };
+  }
   switch (tx.trans_status) {
     case 'O':
     case 'P':

@@ -167,6 +167,18 @@ export class TransactionStore {
     return Number(res.numUpdatedRows) > 0;
   }
 
+  /** Voids an open sale or pre-authorisation that has no refund against it; true when this call made the change. */
+  async cancel(id: string, nowMs: number): Promise<boolean> {
+    const res = await this.#db
+      .updateTable('payments_transactions')
+      .set({ trans_status: 'C', updated_at: nowMs })
+      .where('id', '=', id)
+      .where('trans_status', 'in', ['O', 'P'])
+      .where('refunded', '=', 0)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
   /** Records the ACS result of a pending challenge once (a second delivery changes nothing). */
   async recordAcsResult(id: string, threeds: PendingChallenge, nowMs: number): Promise<boolean> {
     const res = await this.#db
