@@ -6,9 +6,9 @@ import type { ServiceContext } from '../../core/service.ts';
 import { Turns } from '../../core/turns.ts';
 import { badRequest, fullSyncRequired } from './domain/errors.ts';
 import type { EventDoc } from './domain/event.ts';
-import { instanceDoc, masterDocOf, originalKey, seriesOf } from './domain/instances.ts';
+import { instanceDoc, instanceIdOf, masterDocOf, originalKey, seriesOf } from './domain/instances.ts';
 import { retiredInstances, type EventShape } from './domain/retired.ts';
-import { instanceStamp, whenMs } from './domain/times.ts';
+import { whenMs } from './domain/times.ts';
 import type { ListQuery, Query } from './domain/params.ts';
 import { boolParam, intParam, strParam, timeParam, zoneParam } from './domain/params.ts';
 import { etagOf, renderEvent, type View } from './domain/render.ts';
@@ -225,7 +225,7 @@ export class Reader {
         sources.push(() => {
           for (let occ = occurrences(); occ !== undefined; occ = occurrences()) {
             if (overridden.size > 0 && overridden.has(`${master.id}\u0000${originalKey(occ.start)}`)) continue;
-            return { id: `${master.id}_${instanceStamp(occ.start)}`, etag, startMs: occ.startMs, updatedMs: m.updatedAt, make: () => instanceDoc(master, occ) };
+            return { id: instanceIdOf(master.id, occ.start), etag, startMs: occ.startMs, updatedMs: m.updatedAt, make: () => instanceDoc(master, occ) };
           }
           return undefined;
         });

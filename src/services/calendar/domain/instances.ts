@@ -6,11 +6,14 @@ import type { EventDoc } from './event.ts';
 import { Series, type Occurrence } from './recurrence.ts';
 import { instanceStamp, whenMs } from './times.ts';
 
+/** The id of a series' instance: the series id and the instance's original start. */
+export const instanceIdOf = (seriesId: string, originalStart: Occurrence['start']): string => `${seriesId}_${instanceStamp(originalStart)}`;
+
 export function instanceDoc(master: EventDoc, occ: Occurrence): EventDoc {
   const { recurrence: _r, ...rest } = master;
   return {
     ...rest,
-    id: `${master.id}_${instanceStamp(occ.start)}`,
+    id: instanceIdOf(master.id, occ.start),
     recurringEventId: master.id,
     originalStartTime: occ.start,
     start: occ.start,

@@ -2,8 +2,8 @@
 // read under the earlier shape that the current one no longer has (other instance ids, fewer occurrences, a series
 // that became a single event or the reverse) are gone, so they are answered as cancelled.
 import { stableJson, type EventDoc } from './event.ts';
-import { instanceDoc, seriesOf } from './instances.ts';
-import { instanceStamp, whenMs, type When } from './times.ts';
+import { instanceDoc, instanceIdOf, seriesOf } from './instances.ts';
+import { whenMs, type When } from './times.ts';
 
 /** What the instance ids of an event depend on. */
 export interface EventShape {
@@ -35,6 +35,6 @@ export function retiredInstances(current: EventDoc, earlier: EventShape, calenda
   const fromMs = whenMs(earlier.start, calendarZone) - 1;
   return series
     .between(fromMs, Math.max(fromMs + 1, toMs), calendarZone, false)
-    .filter((occ) => !kept.has(`${current.id}_${instanceStamp(occ.start)}`))
+    .filter((occ) => !kept.has(instanceIdOf(current.id, occ.start)))
     .map((occ) => ({ doc: { ...instanceDoc(former, occ), status: 'cancelled' as const }, startMs: occ.startMs }));
 }
