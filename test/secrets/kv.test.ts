@@ -84,7 +84,7 @@ for (const database of DATABASES) {
       raw = await v('secret/data/app?version=1');
       assert.equal(raw.status, 404, 'trimmed versions are gone');
 
-      raw = await v('secret/metadata/app', { body: { custom_metadata: { bad: 1 } } });
+      raw = await v('secret/metadata/app', { body: { custom_metadata: { bad: [1] } } });
       assert.equal(raw.status, 400);
       raw = await v('secret/metadata/app', { body: { max_versions: 'many' } });
       assert.equal(raw.status, 400);

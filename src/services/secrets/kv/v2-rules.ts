@@ -1,5 +1,5 @@
-// Pure rules of KV version 2: key metadata, check-and-set, version trimming, soft-deletion by time, merge patch,
-// subkeys. No I/O; the engine (v2.ts) loads and stores what these functions produce.
+// Pure rules of KV version 2: key metadata, check-and-set, the window of kept versions, soft-deletion by time, merge
+// patch, subkeys. No I/O; the engine (v2.ts) loads and stores what these functions produce.
 import { badRequest } from '../contract.ts';
 
 export interface VersionMeta {
@@ -81,26 +81,29 @@ export function softDelete(v: VersionMeta, now: number): void {
 export const effectiveMaxVersions = (meta: KeyMetadata, config: EngineConfig) =>
   meta.max_versions || config.max_versions || DEFAULT_MAX_VERSIONS;
 
-/** Adds version current+1 to `meta`; returns the new version and the versions trimmed away (to delete their data). */
+/**
+ * Adds version current+1 to `meta` and moves the window of kept versions as Vault does: once current - oldest reaches
+ * the effective max_versions, every version up to current - max goes and oldest_version becomes current - max + 1.
+ * Only a data write moves the window, so a lowered max_versions takes effect here. Returns the new version and the
+ * versions removed (to delete their data).
+ */
 export function addVersion(meta: KeyMetadata, config: EngineConfig, now: number): { version: number; trimmed: number[] } {
   const version = meta.current_version + 1;
   meta.versions[String(version)] = { created_time: iso(now), deletion_time: scheduledDeletion(meta, config, now), destroyed: false };
   meta.current_version = version;
   meta.updated_time = iso(now);
-  return { version, trimmed: trim(meta, effectiveMaxVersions(meta, config)) };
-}
-
-/** Removes the oldest versions beyond `max`; advances oldest_version. */
-export function trim(meta: KeyMetadata, max: number): number[] {
-  const numbers = Object.keys(meta.versions).map(Number).sort((a, b) => a - b);
+  const max = effectiveMaxVersions(meta, config);
   const trimmed: number[] = [];
-  while (numbers.length > max) {
-    const n = numbers.shift()!;
-    delete meta.versions[String(n)];
-    trimmed.push(n);
+  if (version - meta.oldest_version >= max) {
+    const lastRemoved = version - max;
+    for (let n = meta.oldest_version; n <= lastRemoved; n++) {
+      if (!meta.versions[String(n)]) continue;
+      delete meta.versions[String(n)];
+      trimmed.push(n);
+    }
+    meta.oldest_version = lastRemoved + 1;
   }
-  if (trimmed.length) meta.oldest_version = numbers[0] ?? 0;
-  return trimmed;
+  return { version, trimmed };
 }
 
 /** Parses a `versions` list (array or comma string of positive integers); empty → 400. */
@@ -118,12 +121,6 @@ export function parseVersions(value: unknown): number[] {
 /** Sets an own property even for keys such as `__proto__`, which plain assignment would treat as the prototype. */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-/** A map without its null entries (the removals of a merge patch); anything else unchanged. */
-export function withoutNulls(value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
 }
 
 /** RFC 7396 JSON merge patch. */
@@ -145,34 +142,4 @@ export function subkeys(data: unknown, depth: number, level = 1): unknown {
     setOwn(out, k, depth !== 0 && level >= depth ? null : subkeys(v, depth, level + 1));
   }
   return out;
-}
-
-const CUSTOM_METADATA_ERROR = 'custom_metadata validation failed';
-
-/** Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-const printable = (text: string) => !/[\p{C}\p{Z}]/u.test(text.replaceAll(' ', ''));
-
-/** go-multierror's text, which Vault returns as the single error string. */
-const multiError = (problems: string[]) =>
-  `${problems.length} error${problems.length === 1 ? '' : 's'} occurred:\n${problems.map((p) => `\t* ${p}\n`).join('')}\n`;
-
-/**
- * Validates custom_metadata as Vault does: at most 64 keys (checked alone first), then for every entry a key of 1 to
- * 128 bytes, a value of 1 to 512 bytes, both printable. All problems are reported in one error string.
- */
-export function validateCustomMetadata(value: Record<string, string>): void {
-  const entries = Object.entries(value);
-  if (entries.length > 64) {
-    throw badRequest(multiError([`${CUSTOM_METADATA_ERROR}: payload must contain at most 64 keys, provided ${entries.length}`]));
-  }
-  const problems: string[] = [];
-  for (const [k, v] of entries) {
-    const keyBytes = Buffer.byteLength(k);
-    const valueBytes = Buffer.byteLength(v);
-    if (keyBytes === 0 || keyBytes > 128) problems.push(`length of key ${JSON.stringify(k)} is ${keyBytes} but must be 0 < len(key) <= 128`);
-    if (valueBytes === 0 || valueBytes > 512) problems.push(`length of value for key ${JSON.stringify(k)} is ${valueBytes} but must be 0 < len(value) <= 512`);
-    if (!printable(k)) problems.push(`key ${JSON.stringify(k)} (${k}) contains unprintable characters`);
-    if (!printable(v)) problems.push(`value for key ${JSON.stringify(k)} contains unprintable characters`);
-  }
-  if (problems.length) throw badRequest(multiError(problems.map((p) => `${CUSTOM_METADATA_ERROR}: ${p}`)));
 }

@@ -11,13 +11,13 @@ import {
   type LogicalRequest,
   type LogicalResponse,
 } from '../contract.ts';
-import { formatDuration, parseBool, parseDurationSeconds, parseInteger, parseStringMap } from '../http/fields.ts';
+import { formatDuration, parseBool, parseDurationSeconds, parseInteger } from '../http/fields.ts';
+import { decodeCustomMetadata, validateCustomMetadata } from './custom-metadata.ts';
 import { kvHelp } from './help.ts';
 import {
   DEFAULT_CONFIG,
   addVersion,
   checkCas,
-  effectiveMaxVersions,
   isDeleted,
   mergePatch,
   newMetadata,
@@ -25,13 +25,13 @@ import {
   scheduledDeletion,
   softDelete,
   subkeys,
-  trim,
-  validateCustomMetadata,
-  withoutNulls,
   type EngineConfig,
   type KeyMetadata,
   type VersionMeta,
 } from './v2-rules.ts';
+
+const CAS_REQUIRED_BY_ENGINE_WARNING =
+  "cas_required is false for this key, but the engine's configuration requires check-and-set, so it still applies";
 
 export const V2_BARE_PATH_WARNING =
   "Invalid path for a versioned K/V secrets engine. See the API docs for the appropriate API endpoints to use. If using the Vault CLI, use 'vault kv get' for this operation.";
@@ -196,16 +196,18 @@ export function kvV2(ctx: BackendContext): Backend {
     };
   }
 
-  async function writeMetadata(req: LogicalRequest, key: string, patch: boolean): Promise<null> {
+  async function writeMetadata(req: LogicalRequest, key: string, patch: boolean): Promise<LogicalResponse | null> {
     requireKey(key);
     const d = req.data;
     const maxVersions = d.max_versions === undefined ? undefined : parseInteger(d.max_versions, 'max_versions');
     if (maxVersions !== undefined && maxVersions < 0) throw badRequest('max_versions must be 0 or greater');
     const casRequired = d.cas_required === undefined ? undefined : parseBool(d.cas_required, 'cas_required');
     const deleteAfter = d.delete_version_after === undefined ? undefined : parseDurationSeconds(d.delete_version_after, 'delete_version_after');
-    // A patch removes the keys it sets to null, so only the other values are parsed and validated.
-    const custom = d.custom_metadata === undefined ? undefined : parseStringMap(patch ? withoutNulls(d.custom_metadata) : d.custom_metadata, 'custom_metadata');
+    const custom = d.custom_metadata === undefined ? undefined : decodeCustomMetadata(d.custom_metadata, patch);
     if (custom) validateCustomMetadata(custom);
+    // As in Vault, a write that sets nothing is answered without creating the key.
+    const nothingToSet = [maxVersions, casRequired, deleteAfter, custom].every((field) => field === undefined);
+    if (!patch && nothingToSet) return null;
     const cfg = await config();
     await updateKey(key, async (existing) => {
       if (patch && !existing) throw notFound();
@@ -214,14 +216,15 @@ export function kvV2(ctx: BackendContext): Backend {
       if (casRequired !== undefined) meta.cas_required = casRequired;
       if (deleteAfter !== undefined) meta.delete_version_after = deleteAfter;
       if (custom !== undefined) {
-        const merged = patch ? (mergePatch(meta.custom_metadata ?? {}, d.custom_metadata) as Record<string, string>) : custom;
+        const merged = (patch ? mergePatch(meta.custom_metadata ?? {}, custom) : custom) as Record<string, string>;
         meta.custom_metadata = Object.keys(merged).length ? merged : null;
       }
       meta.updated_time = new Date(now()).toISOString();
-      const trimmed = trim(meta, effectiveMaxVersions(meta, cfg));
-      return { ops: [{ key: `meta/${key}`, value: meta }, ...trimmed.map((n) => ({ key: `ver/${versionKey(key, n)}` }))], result: null };
+      // Versions beyond a lowered max_versions stay until the next data write, as in Vault.
+      return { ops: [{ key: `meta/${key}`, value: meta }], result: null };
     });
-    return null;
+    // The key keeps the setting, but the engine's cas_required still applies to it.
+    return casRequired === false && cfg.cas_required ? { warnings: [CAS_REQUIRED_BY_ENGINE_WARNING] } : null;
   }
 
   async function deleteKey(key: string): Promise<null> {
