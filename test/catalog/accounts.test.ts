@@ -157,6 +157,36 @@ for (const database of DATABASES) {
       assert.equal((await c.api(`/accounts/${SUB}/credentials`, { body: { purpose: 'SHOPIFY_ORDER_MANAGEMENT' } })).status, 400);
     });
 
+    it('filters sub-accounts by name and label before paging: every page but the last is full', async () => {
+      const content = c.client();
+      const label = (await content.accounts.labels.create({ accountId: MCA, requestBody: { name: 'Orchard' } })).data.labelId!;
+      const fruit: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        await content.accounts.insert({ merchantId: MCA, requestBody: { name: `Tool shop ${i}` } });
+        const shop = await content.accounts.insert({ merchantId: MCA, requestBody: { name: `Fruit shop ${i}` } });
+        await content.accounts.updatelabels({ merchantId: MCA, accountId: shop.data.id!, requestBody: { labelIds: [label] } });
+        fruit.push(shop.data.id!);
+      }
+      const walk = async (path: string, filter: string) => {
+        const pages: string[][] = [];
+        let token = '';
+        do {
+          const res = await c.api(`${path}?maxResults=2&${filter}${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`);
+          assert.equal(res.status, 200, res.text);
+          pages.push((res.body.resources ?? []).map((a: { id?: string; accountId?: string }) => a.id ?? a.accountId));
+          token = res.body.nextPageToken ?? '';
+        } while (token);
+        return pages;
+      };
+      for (const [path, filter] of [[`/${MCA}/accounts`, 'name=FRUIT'], [`/${MCA}/accounts`, `label=${label}`], [`/${MCA}/accountstatuses`, 'name=fruit']]) {
+        const pages = await walk(path, filter);
+        assert.deepEqual(pages.map((p) => p.length), [2, 2, 1], `${path}?${filter}`);
+        assert.deepEqual(pages.flat().sort(), [...fruit].sort());
+      }
+      const none = await c.api(`/${MCA}/accounts?maxResults=2&name=nothing-like-this`);
+      assert.deepEqual(none.body, { kind: 'content#accountsListResponse' });
+    });
+
     it('custombatch of accounts authorises each entry', async () => {
       const res = await c.client().accounts.custombatch({
         requestBody: {

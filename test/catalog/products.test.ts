@@ -134,6 +134,77 @@ for (const database of DATABASES) {
       assert.equal((await content.accounts.get({ merchantId: MCA, accountId: SUB })).data.name, 'Twinstack shop');
     });
 
+    it('insert and delete take a feedId only when it names a datafeed of the merchant; custombatch entries agree', async () => {
+      const content = c.client();
+      const feedOf = async (merchantId: string, fileName: string) =>
+        (await content.datafeeds.insert({ merchantId, requestBody: { name: 'Supplemental', fileName, targets: [{ language: 'en', country: 'US' }] } })).data.id!;
+      const feedId = await feedOf(SUB, 'feed-id-own.txt');
+      const elsewhere = (await content.accounts.insert({ merchantId: MCA, requestBody: { name: 'Feed shop' } })).data.id!;
+      const foreignFeedId = await feedOf(elsewhere, 'feed-id-foreign.txt');
+      const before = await c.api(`/${SUB}/products`);
+      const message = (id: string) => `Invalid value for feedId: "${id}" (merchant ${SUB} has no datafeed with this id).`;
+      // A batch entry's errors carry domain, reason and message only, as Content API's Error does.
+      const refusal = (id: string) => ({ code: 400, message: message(id), errors: [{ domain: 'global', reason: 'invalid', message: message(id) }] });
+      const parameterErrors = (id: string) => [{ ...refusal(id).errors[0], location: 'feedId', locationType: 'parameter' }];
+      for (const id of ['999999', foreignFeedId, 'not-a-feed']) {
+        const res = await c.api(`/${SUB}/products?feedId=${encodeURIComponent(id)}`, { body: product('feed-id-bad') });
+        assert.equal(res.status, 400, id);
+        assert.deepEqual(res.body, { error: { code: 400, message: message(id), status: 'INVALID_ARGUMENT', errors: parameterErrors(id) } });
+      }
+      assert.deepEqual((await c.api(`/${SUB}/products`)).body, before.body);
+      const batch = await c.api('/products/batch', {
+        body: {
+          entries: [
+            { batchId: 1, merchantId: SUB, method: 'insert', feedId: '999999', product: product('feed-id-batch-bad') },
+            { batchId: 2, merchantId: SUB, method: 'insert', feedId, product: product('feed-id-batch-ok') },
+          ],
+        },
+      });
+      assert.equal(batch.status, 200);
+      const byId = new Map(batch.body.entries.map((e: { batchId: number }) => [e.batchId, e]));
+      assert.deepEqual((byId.get(1) as { errors: unknown }).errors, refusal('999999'));
+      assert.equal((byId.get(2) as { product: { id: string } }).product.id, 'online:en:US:feed-id-batch-ok');
+      assert.equal((await c.api(`/${SUB}/products/${encodeURIComponent('online:en:US:feed-id-batch-bad')}`)).status, 404);
+      const single = await c.api(`/${SUB}/products?feedId=${feedId}`, { body: product('feed-id-ok') });
+      assert.equal(single.status, 200);
+      // Delete names the feed the same way: an unknown one removes nothing.
+      const path = `/${SUB}/products/${encodeURIComponent('online:en:US:feed-id-ok')}`;
+      const del = await c.api(`${path}?feedId=999999`, { method: 'DELETE' });
+      assert.equal(del.status, 400);
+      assert.deepEqual(del.body.error.errors, parameterErrors('999999'));
+      const batchDelete = await c.api('/products/batch', { body: { entries: [{ batchId: 3, merchantId: SUB, method: 'delete', feedId: '999999', productId: 'online:en:US:feed-id-ok' }] } });
+      assert.deepEqual(batchDelete.body.entries[0].errors, refusal('999999'));
+      assert.equal((await c.api(path)).status, 200);
+      assert.equal((await c.api(`${path}?feedId=${feedId}`, { method: 'DELETE' })).status, 204);
+    });
+
+    it('refuses a custombatch whose batchId is not an unsigned 32-bit integer, and changes nothing', async () => {
+      const before = await c.api(`/${SUB}/products`);
+      for (const batchId of ['abc', 1.5, '1.5', -1, 4294967296, '', ' 7', '0x10', true, [1], { id: 1 }]) {
+        const entries = [
+          { batchId: 1, merchantId: SUB, method: 'insert', product: product('batch-id-ok') },
+          { batchId, merchantId: SUB, method: 'insert', product: product('batch-id-bad') },
+        ];
+        const res = await c.api('/products/batch', { body: { entries } });
+        assert.equal(res.status, 400, JSON.stringify(batchId));
+        assert.equal(res.body.error.code, 400);
+        assert.equal(res.body.error.status, 'INVALID_ARGUMENT');
+        assert.equal(res.body.error.message, `Invalid value at 'request.entries[1].batchId' (TYPE_UINT32), ${JSON.stringify(batchId)}`);
+        assert.deepEqual(res.body.error.errors, [{ domain: 'global', reason: 'invalid', message: res.body.error.message }]);
+      }
+      assert.deepEqual((await c.api(`/${SUB}/products`)).body, before.body);
+      // The largest uint32, and an integer sent as a JSON string (proto3 JSON), are batch ids.
+      const ok = await c.api('/products/batch', {
+        body: { entries: [{ batchId: 4294967295, merchantId: SUB, method: 'get', productId: 'online:en:US:none' }, { batchId: '7', merchantId: SUB, method: 'get', productId: 'online:en:US:none' }] },
+      });
+      assert.equal(ok.status, 200);
+      assert.deepEqual(ok.body.entries.map((e: { batchId: number }) => e.batchId), [4294967295, 7]);
+      // Every custombatch checks it the same way.
+      const accounts = await c.api('/accounts/batch', { body: { entries: [{ batchId: 2.5, merchantId: MCA, accountId: SUB, method: 'get' }] } });
+      assert.equal(accounts.status, 400);
+      assert.equal(accounts.body.error.message, "Invalid value at 'request.entries[0].batchId' (TYPE_UINT32), 2.5");
+    });
+
     it('refuses a malformed batch body with 400', async () => {
       for (const body of [{ entries: 'x' }, { entries: [{ batchId: 'one', method: 'get' }] }, { entries: [{ batchId: 1, method: 'explode' }] }, { nope: [] }]) {
         const res = await c.api('/products/batch', { body });

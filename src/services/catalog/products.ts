@@ -1,11 +1,12 @@
 // Product writes shared by the API and feed ingestion: the REST id, normalisation, the derived status stored beside
 // the product, and the status-change notification when a merchant registered for it.
 import type { Kysely } from 'kysely';
-import { notFound } from '../../core/google/index.ts';
+import { GoogleError, notFound } from '../../core/google/index.ts';
 import type { Catalog } from './catalog.ts';
 import { productIssues, productStatus, type Product } from './domain/product-rules.ts';
 import { feedLabelRule, labelAndCountry, sameLabelAndCountry } from './feed-label.ts';
 import { notifyStatusChange } from './notifications.ts';
+import { checkDestinations } from './rules/destinations.ts';
 import type { CatalogStore, ProductRow } from './store.ts';
 import { badRequest, language, maxLength, oneOf, requireValue } from './wire/rules.ts';
 
@@ -39,6 +40,8 @@ export function normaliseProduct(input: Product): Product {
   if (p.targetCountry === undefined && p.feedLabel === undefined) throw badRequest('Required field missing: product.feedLabel (or product.targetCountry)', 'required');
   if (p.targetCountry !== undefined && !/^[A-Z]{2}$/.test(p.targetCountry ?? '')) throw badRequest(`Invalid country code for product.targetCountry: ${JSON.stringify(p.targetCountry)}.`);
   feedLabelRule(p.feedLabel, 'product.feedLabel');
+  checkDestinations(p.includedDestinations, 'product.includedDestinations');
+  checkDestinations(p.excludedDestinations, 'product.excludedDestinations');
   // Compared as sent: a feed label "UK" goes with a target country "UK".
   sameLabelAndCountry(p.feedLabel ?? undefined, p.targetCountry ?? undefined, 'product.feedLabel', 'product.targetCountry');
   // Content API takes UK as a target country and stores it as GB, the CLDR code; a feed label is kept as sent.
@@ -47,6 +50,17 @@ export function normaliseProduct(input: Product): Product {
   p.feedLabel = feedLabel;
   if (country !== undefined) p.targetCountry = country;
   return p;
+}
+
+/**
+ * The `feedId` a product write names, or null without one. It must be a datafeed (primary or supplemental) of the
+ * merchant: the request is then invalid, not the product missing, so the answer is 400 naming the parameter.
+ */
+export async function datafeedOf(store: CatalogStore, merchantId: string, feedId: unknown): Promise<string | null> {
+  if (feedId === undefined) return null;
+  const id = String(feedId);
+  if (await store.resource(merchantId, 'datafeeds', id)) return id;
+  throw new GoogleError(400, `Invalid value for feedId: ${JSON.stringify(id)} (merchant ${merchantId} has no datafeed with this id).`, { reason: 'invalid', location: 'feedId', locationType: 'parameter' });
 }
 
 export interface SaveOptions {

@@ -1,5 +1,6 @@
 // The productstatuses resource derived from a product and its item-level issues: one destination status per
 // destination the product takes part in, countries split by whether a disapproving issue applies there.
+import { reportedDestination } from './product-destinations.ts';
 import { targetCountries } from './product-rules-countries.ts';
 import type { DestinationStatus, ItemLevelIssue, Product, ProductStatus } from './product-rules-types.ts';
 
@@ -10,12 +11,15 @@ export const EXPIRATION_MS = 30 * DAY_MS;
 const ONLINE_DESTINATIONS = ['Shopping', 'SurfacesAcrossGoogle', 'DisplayAds'];
 const LOCAL_DESTINATIONS = ['LocalInventoryAds', 'LocalSurfacesAcrossGoogle'];
 
+/** A destination by the name statuses report; a name we do not know (stored before names were checked) is kept. */
+const reported = (name: string) => reportedDestination(name) ?? name;
+
 /** The destinations a product serves on: the channel's defaults plus `includedDestinations`, minus `excludedDestinations`. */
 export function defaultDestinations(product: Product): string[] {
   const base = product.channel === 'local' ? LOCAL_DESTINATIONS : ONLINE_DESTINATIONS;
-  const excluded = new Set(product.excludedDestinations ?? []);
-  const all = [...base, ...(product.includedDestinations ?? []).filter((d) => !base.includes(d))];
-  return all.filter((d) => !excluded.has(d));
+  const excluded = new Set((product.excludedDestinations ?? []).map(reported));
+  const included = (product.includedDestinations ?? []).map(reported).filter((d) => !base.includes(d));
+  return [...new Set([...base, ...included])].filter((d) => !excluded.has(d));
 }
 
 export interface ProductStatusOptions {

@@ -34,6 +34,29 @@ export function pageArray<T>(items: T[], idOf: (t: T) => string, req: PageReques
   return { items: slice, next: idOf(slice[slice.length - 1]) };
 }
 
+/** Rows read per query while a filter narrows a stored list (see `pageFiltered`). */
+const FILTER_SCAN_CHUNK = 250;
+
+/**
+ * Pages a stored list that a filter narrows, filtering before paging: rows are read in id order, a chunk at a time,
+ * until the page is full and one more match shows that more remain. So only the last page is short, and a token
+ * is given only when a match follows.
+ */
+export async function pageFiltered<T extends { id: string }>(read: (after: string | undefined, limit: number) => Promise<Page<T>>, keep: (t: T) => boolean, req: PageRequest): Promise<Page<T>> {
+  const kept: T[] = [];
+  let after = req.after;
+  for (;;) {
+    const chunk = await read(after, Math.max(FILTER_SCAN_CHUNK, req.limit + 1));
+    for (const item of chunk.items) {
+      if (!keep(item)) continue;
+      if (kept.length === req.limit) return { items: kept, next: kept[kept.length - 1].id };
+      kept.push(item);
+    }
+    if (chunk.next === undefined) return { items: kept };
+    after = chunk.next;
+  }
+}
+
 /** A list answer: `{kind?, <field>: [...], nextPageToken?}` with the field omitted when empty, as Google does. */
 export function listAnswer(field: string, items: unknown[], nextPageToken: string | undefined, kind?: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};

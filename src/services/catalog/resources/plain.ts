@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Operation } from '../layer/operation.ts';
 import { defineResource, type ResourceSpec } from '../layer/resource.ts';
+import { checkPromotionDestinations } from '../rules/destinations.ts';
 import { badRequest, country, httpUrl, language, maxLength, oneOf, price, requireValue } from '../wire/rules.ts';
 import { WIRE_TYPES } from '../wire/types.ts';
 
@@ -193,6 +194,7 @@ export const promotions: ResourceSpec = {
     (doc.redemptionChannel as string[]).forEach((c, i) => oneOf(c, REDEMPTION_CHANNELS, `promotion.redemptionChannel[${i}]`));
     oneOf(doc.productApplicability, PRODUCT_APPLICABILITIES, 'promotion.productApplicability');
     oneOf(doc.offerType, OFFER_TYPES, 'promotion.offerType');
+    checkPromotionDestinations(doc.promotionDestinationIds, 'promotion.promotionDestinationIds');
     if (doc.offerType === 'GENERIC_CODE') requireValue(doc.genericRedemptionCode, 'promotion.genericRedemptionCode');
     const period = doc.promotionEffectiveTimePeriod;
     if (!period && !doc.promotionEffectiveDates) throw badRequest('Required field missing: promotion.promotionEffectiveTimePeriod', 'required');

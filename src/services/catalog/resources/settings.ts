@@ -8,10 +8,11 @@ import type { Operation } from '../layer/operation.ts';
 import { listAnswer, pageRequest } from '../layer/paging.ts';
 import { requireMca } from '../access.ts';
 import { batchOperation } from '../layer/batch.ts';
+import { destinationsParameter } from '../rules/destinations.ts';
 import { SUPPORTED_CARRIERS, SUPPORTED_HOLIDAYS, SUPPORTED_PICKUP_SERVICES } from '../rules/reference-data.ts';
 import type { AccountRow } from '../store.ts';
 import { badRequest, country, inRange, oneOf, price, requireValue } from '../wire/rules.ts';
-import { websiteClaimed } from '../routes/accounts.ts';
+import { pageSubAccounts, websiteClaimed } from '../routes/accounts.ts';
 import { defineAccountSetting } from './account-settings.ts';
 
 function validateTax(doc: Record<string, any>): void {
@@ -156,9 +157,7 @@ export async function accountStatus(cat: Catalog, account: AccountRow, destinati
   return { kind: 'content#accountStatus', accountId: account.id, websiteClaimed: claimed, accountLevelIssues, products };
 }
 
-const DESTINATIONS = Type.Optional(Type.Array(Type.String(), { description: 'Only these destinations are reported (repeat the parameter for several).' }));
-
-const destinationsOf = (q: Record<string, unknown>) => (q.destinations === undefined ? undefined : (Array.isArray(q.destinations) ? q.destinations : [q.destinations]).map(String));
+const DESTINATIONS = Type.Optional(Type.Array(Type.String(), { description: 'Only these destinations are reported (repeat the parameter for several); named as in a product\'s includedDestinations, others are refused.' }));
 
 function accountStatusOperations(): Operation[] {
   const get: Operation = {
@@ -167,7 +166,7 @@ function accountStatusOperations(): Operation[] {
     path: '/{merchantId}/accountstatuses/{accountId}',
     scope: 'managed',
     request: { query: { destinations: DESTINATIONS } },
-    run: (cat, call) => accountStatus(cat, call.account, destinationsOf(call.query)),
+    run: (cat, call) => accountStatus(cat, call.account, destinationsParameter(call.query)),
   };
   const list: Operation = {
     method: 'accountstatuses.list',
@@ -180,9 +179,10 @@ function accountStatusOperations(): Operation[] {
     async run(cat, call) {
       requireMca(call.merchant);
       const req = pageRequest(call.query, 'maxResults', `accountstatuses:${call.merchant.id}`);
-      const page = await cat.store.subAccounts(call.merchant.id, req.after, req.limit);
-      const name = call.query.name === undefined ? undefined : String(call.query.name).toLowerCase();
-      const items = await Promise.all(page.items.filter((a) => !name || a.name.toLowerCase().includes(name)).map((a) => accountStatus(cat, a, destinationsOf(call.query))));
+      // accountstatuses.list takes `name` but not `label`.
+      const destinations = destinationsParameter(call.query);
+      const page = await pageSubAccounts(cat, call.merchant.id, { name: call.query.name }, req);
+      const items = await Promise.all(page.items.map((a) => accountStatus(cat, a, destinations)));
       return listAnswer('resources', items, req.token(page), 'content#accountstatusesListResponse');
     },
   };

@@ -6,8 +6,8 @@ import type { Catalog } from '../catalog.ts';
 import { randomNumericId, verificationCode } from '../ids.ts';
 import { batchOperation } from '../layer/batch.ts';
 import type { Call, Operation } from '../layer/operation.ts';
-import { listAnswer, pageRequest } from '../layer/paging.ts';
-import type { AccountRow, CatalogStore } from '../store.ts';
+import { listAnswer, pageFiltered, pageRequest, type PageRequest } from '../layer/paging.ts';
+import type { AccountRow, CatalogStore, Page } from '../store.ts';
 import { badRequest, email, httpUrl, maxLength, oneOf, requireValue } from '../wire/rules.ts';
 import { bodyObject, checkWire, readBody } from '../wire/validate.ts';
 import {
@@ -139,13 +139,8 @@ export function accountOperations(): Operation[] {
     async run(cat, call) {
       requireMca(call.merchant);
       const req = pageRequest(call.query, 'maxResults', `accounts:${call.merchant.id}`);
-      const page = await cat.store.subAccounts(call.merchant.id, req.after, req.limit);
-      const label = call.query.label === undefined ? undefined : String(call.query.label);
-      const name = call.query.name === undefined ? undefined : String(call.query.name).toLowerCase();
-      const items = page.items
-        .filter((a) => (label === undefined || (a.doc.labelIds ?? []).includes(label)) && (name === undefined || a.name.toLowerCase().includes(name)))
-        .map(presentAccount);
-      return listAnswer('resources', items, req.token(page), 'content#accountsListResponse');
+      const page = await pageSubAccounts(cat, call.merchant.id, call.query, req);
+      return listAnswer('resources', page.items.map(presentAccount), req.token(page), 'content#accountsListResponse');
     },
   };
 
@@ -338,6 +333,17 @@ export function accountOperations(): Operation[] {
   });
 
   return [authinfo, batch, get, insert, update, remove, list, claim, link, listLinks, requestPhone, verifyPhone, updateLabels];
+}
+
+/**
+ * A page of an MCA's sub-accounts that the list filters select: `name` (contained, case ignored) and `label`. The
+ * filters apply before paging, so a page is short only when it is the last.
+ */
+export function pageSubAccounts(cat: Catalog, mcaId: string, query: Record<string, unknown>, req: PageRequest): Promise<Page<AccountRow>> {
+  const label = query.label === undefined ? undefined : String(query.label);
+  const name = query.name === undefined ? undefined : String(query.name).toLowerCase();
+  const keep = (a: AccountRow) => (label === undefined || (a.doc.labelIds ?? []).includes(label)) && (name === undefined || a.name.toLowerCase().includes(name));
+  return pageFiltered((after, limit) => cat.store.subAccounts(mcaId, after, limit), keep, req);
 }
 
 /** Claims the account's website host; another account's claim is taken over only with `overwrite`. */

@@ -10,6 +10,7 @@ import { batchOperation } from '../layer/batch.ts';
 import type { Call, Operation, RequestShape } from '../layer/operation.ts';
 import type { CatalogStore } from '../store.ts';
 import { listAnswer, pageRequest } from '../layer/paging.ts';
+import { checkDestinations } from '../rules/destinations.ts';
 import { checkSchedule, nextFetchAt } from '../rules/fetch-schedule.ts';
 import { badRequest, country, httpUrl, language, maxLength, oneOf, requireValue } from '../wire/rules.ts';
 import { bodyObject, checkWire } from '../wire/validate.ts';
@@ -36,6 +37,8 @@ function datafeedDoc(body: unknown): Record<string, any> {
     country(t.country, `datafeed.targets[${i}].country`);
     feedLabelRule(t.feedLabel, `datafeed.targets[${i}].feedLabel`);
     sameLabelAndCountry(t.feedLabel, t.country, `datafeed.targets[${i}].feedLabel`, `datafeed.targets[${i}].country`);
+    checkDestinations(t.includedDestinations, `datafeed.targets[${i}].includedDestinations`);
+    checkDestinations(t.excludedDestinations, `datafeed.targets[${i}].excludedDestinations`);
   });
   if (doc.format) {
     if (doc.format.columnDelimiter !== undefined) oneOf(doc.format.columnDelimiter, COLUMN_DELIMITERS, 'datafeed.format.columnDelimiter');

@@ -5,11 +5,12 @@ import { batchOperation } from '../layer/batch.ts';
 import type { Call, Operation } from '../layer/operation.ts';
 import { listAnswer, pageRequest } from '../layer/paging.ts';
 import { applyPatch } from '../layer/resource.ts';
-import { deleteProduct, itemNotFound, normaliseProduct, parseRestId, saveProduct, statusOf } from '../products.ts';
+import { datafeedOf, deleteProduct, itemNotFound, normaliseProduct, parseRestId, saveProduct, statusOf } from '../products.ts';
+import { destinationsParameter } from '../rules/destinations.ts';
 import { badRequest } from '../wire/rules.ts';
 import { WIRE_TYPES } from '../wire/types.ts';
 import { bodyObject, checkWire } from '../wire/validate.ts';
-import { PRODUCT_INSERT_BODY, PRODUCT_INSERT_QUERY, PRODUCT_LIST_QUERY, PRODUCT_STATUS_GET_QUERY, PRODUCT_STATUS_LIST_QUERY, PRODUCT_UPDATE_BODY, PRODUCT_UPDATE_QUERY } from '../schemas/products.ts';
+import { PRODUCT_DELETE_QUERY, PRODUCT_INSERT_BODY, PRODUCT_INSERT_QUERY, PRODUCT_LIST_QUERY, PRODUCT_STATUS_GET_QUERY, PRODUCT_STATUS_LIST_QUERY, PRODUCT_UPDATE_BODY, PRODUCT_UPDATE_QUERY } from '../schemas/products.ts';
 
 const IDENTITY_FIELDS = ['offerId', 'channel', 'contentLanguage', 'targetCountry', 'feedLabel'] as const;
 
@@ -17,14 +18,6 @@ export function productIdOf(call: Call): string {
   const id = call.params.productId;
   if (!id) throw badRequest('Required parameter: productId', 'required');
   return id;
-}
-
-const feedIdOf = (call: Call): string | null => (call.query.feedId === undefined ? null : String(call.query.feedId));
-
-function destinationsOf(query: Record<string, unknown>): string[] | undefined {
-  const raw = query.destinations;
-  if (raw === undefined) return undefined;
-  return (Array.isArray(raw) ? raw : [raw]).map(String);
 }
 
 export function productOperations(): Operation[] {
@@ -49,7 +42,7 @@ export function productOperations(): Operation[] {
     async run(cat, call) {
       const product = normaliseProduct(checkWire<Product>(bodyObject(call.body), 'Product', 'product'));
       const now = cat.now();
-      return cat.write((s, tx) => saveProduct(cat, s, tx, call.merchant.id, product, { feedId: feedIdOf(call), now }));
+      return cat.write(async (s, tx) => saveProduct(cat, s, tx, call.merchant.id, product, { feedId: await datafeedOf(s, call.merchant.id, call.query.feedId), now }));
     },
   };
 
@@ -91,9 +84,13 @@ export function productOperations(): Operation[] {
     verb: 'DELETE',
     path: '/{merchantId}/products/{productId}',
     scope: 'merchant',
+    request: { query: PRODUCT_DELETE_QUERY },
     async run(cat, call) {
       const id = productIdOf(call);
-      await cat.write((s, tx) => deleteProduct(cat, s, tx, call.merchant.id, id));
+      await cat.write(async (s, tx) => {
+        await datafeedOf(s, call.merchant.id, call.query.feedId);
+        await deleteProduct(cat, s, tx, call.merchant.id, id);
+      });
       return undefined;
     },
   };
@@ -120,7 +117,7 @@ export function productOperations(): Operation[] {
     async run(cat: Catalog, call) {
       const row = await cat.store.product(call.merchant.id, productIdOf(call));
       if (!row) throw itemNotFound();
-      return statusOf(row, cat.now(), destinationsOf(call.query));
+      return statusOf(row, cat.now(), destinationsParameter(call.query));
     },
   };
 
@@ -134,7 +131,7 @@ export function productOperations(): Operation[] {
       const req = pageRequest(call.query, 'maxResults', `productstatuses:${call.merchant.id}`);
       const page = await cat.store.products(call.merchant.id, req.after, req.limit);
       const now = cat.now();
-      const destinations = destinationsOf(call.query);
+      const destinations = destinationsParameter(call.query);
       return listAnswer('resources', page.items.map((r) => statusOf(r, now, destinations)), req.token(page), 'content#productstatusesListResponse');
     },
   };

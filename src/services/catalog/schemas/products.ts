@@ -39,8 +39,8 @@ const ATTRIBUTE_DOCS: FieldRules = {
   salePrice: { description: 'Advertised sale price; not above price.' },
   salePriceEffectiveDate: { description: 'Interval in which the sale price applies (ISO 8601 start/end).' },
   expirationDate: { description: 'Date after which the item no longer serves (ISO 8601).' },
-  includedDestinations: { description: 'Destinations added to the channel\'s defaults (e.g. "Shopping").' },
-  excludedDestinations: { description: 'Destinations removed from the channel\'s defaults.' },
+  includedDestinations: { description: 'Destinations added to the channel\'s defaults, by the specification\'s name (e.g. "Free_listings") or the one statuses report (e.g. "SurfacesAcrossGoogle"), case ignored; others are refused.' },
+  excludedDestinations: { description: 'Destinations removed from the channel\'s defaults, named as in includedDestinations.' },
   shipping: { description: 'Shipping rules of the item by country.' },
   adult: { description: 'True when the item targets adults.' },
   ageGroup: { description: `Target age group: one of ${listed(AGE_GROUPS)}.` },
@@ -70,7 +70,11 @@ export const PRODUCT_UPDATE_BODY = wireBody('Product', {
 });
 
 export const PRODUCT_INSERT_QUERY: TProperties = {
-  feedId: Type.Optional(Type.String({ description: 'The datafeed the product is attributed to.' })),
+  feedId: Type.Optional(Type.String({ description: 'The datafeed (primary or supplemental) the product is attributed to; it must be one of the merchant\'s datafeeds.' })),
+};
+
+export const PRODUCT_DELETE_QUERY: TProperties = {
+  feedId: Type.Optional(Type.String({ description: 'A datafeed of the merchant; the whole product is deleted either way.' })),
 };
 
 export const PRODUCT_UPDATE_QUERY: TProperties = {
@@ -79,7 +83,7 @@ export const PRODUCT_UPDATE_QUERY: TProperties = {
 
 export const PRODUCT_LIST_QUERY: TProperties = { ...MAX_RESULTS_PAGING };
 
-const destinations = Type.Optional(Type.Array(Type.String(), { description: 'Only these destinations are reported (repeat the parameter for several).' }));
+const destinations = Type.Optional(Type.Array(Type.String(), { description: 'Only these destinations are reported (repeat the parameter for several); named as in a product\'s includedDestinations, others are refused.' }));
 
 export const PRODUCT_STATUS_GET_QUERY: TProperties = { destinations };
 export const PRODUCT_STATUS_LIST_QUERY: TProperties = { ...MAX_RESULTS_PAGING, destinations };

@@ -1,11 +1,11 @@
 // JSON schemas of the wire resources (wire/types.ts), for route documentation. They say what wire/validate.ts
 // accepts: unknown field names are refused (additionalProperties: false), fields named like int64 ones take text or
-// an integer, numbers a JSON number (numeric strings pass too, but are not advertised). Each resource is converted
-// once and shared by every route that embeds it; rules the code enforces beyond JSON types (lengths, enumerations,
-// formats) are added per field by the resource's schema file.
+// an integer, uint32 fields (batchId) a whole number, numbers a JSON number (numeric strings pass too, but are not
+// advertised). Each resource is converted once and shared by every route that embeds it; rules the code enforces
+// beyond JSON types (lengths, enumerations, formats) are added per field by the resource's schema file.
 import { Type, type SchemaOptions, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { WIRE_TYPES } from '../wire/types.ts';
-import { INT64_FIELD } from '../wire/validate.ts';
+import { INT64_FIELD, UINT32_FIELD, UINT32_MAX } from '../wire/validate.ts';
 
 /** Documentation and enforced rules of some fields of a wire resource, by field name. */
 export type FieldRules = Record<string, SchemaOptions>;
@@ -32,6 +32,7 @@ function scalar(code: string, name: string, rules: SchemaOptions | undefined): T
     }
     return Type.String(rules);
   }
+  if (code === 'n' && UINT32_FIELD.test(name)) return Type.Integer({ minimum: 0, maximum: UINT32_MAX, ...rules });
   if (code === 'n') return Type.Number(rules);
   if (code === 'b') return Type.Boolean(rules);
   return Type.Unknown(rules);
