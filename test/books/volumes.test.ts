@@ -96,6 +96,23 @@ for (const database of DATABASES) {
       assert.equal((await list({ q: 'saint exupery' })).body.totalItems, 1, 'accents fold away');
     });
 
+    it('applies a keyword followed by blanks to the next word or phrase', async () => {
+      for (const [spaced, joined] of [
+        ['intitle: whale', 'intitle:whale'],
+        ['INTITLE:  "moby dick"', 'intitle:"moby dick"'],
+        ['inauthor:+twain intitle: sawyer', 'inauthor:twain intitle:sawyer'],
+        ['inauthor: twain -intitle: sawyer', 'inauthor:twain -intitle:sawyer'],
+        ['isbn: 9780140328721', 'isbn:9780140328721'],
+      ]) {
+        const res = await list({ q: spaced, maxResults: 40 });
+        assert.equal(res.status, 200, `${spaced}: ${res.text}`);
+        assert.ok(res.body.totalItems > 0, spaced);
+        assert.deepEqual(res.body, (await list({ q: joined, maxResults: 40 })).body, spaced);
+      }
+      // Still scoped to the field: Twain is an author, never a title word.
+      assert.equal((await list({ q: 'intitle: twain' })).body.totalItems, 0);
+    });
+
     it('takes a keyword named like an Object.prototype member as ordinary text', async () => {
       for (const [q, text] of [['constructor:war', 'constructor war'], ['toString:whale', 'tostring whale'], ['valueOf:"moby dick"', 'valueof moby dick']]) {
         const res = await list({ q });

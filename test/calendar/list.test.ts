@@ -133,6 +133,21 @@ for (const database of DATABASES) {
       expectError(await a(p('?pageToken=garbage')), 400);
     });
 
+    it('instances refuse an empty time range as events.list does: 400 timeRangeEmpty', async () => {
+      const series = await a(path(), { body: { summary: 'Range', recurrence: ['RRULE:FREQ=DAILY;COUNT=3'], ...timed('2026-07-01T09:00:00', '2026-07-01T10:00:00', 'UTC') } });
+      assert.equal(series.status, 200, JSON.stringify(series.body));
+      for (const [min, max] of [['2026-07-03T00:00:00Z', '2026-07-01T00:00:00Z'], ['2026-07-02T00:00:00Z', '2026-07-02T00:00:00Z']]) {
+        const window = `timeMin=${enc(min)}&timeMax=${enc(max)}`;
+        const list = await a(path(`?${window}`));
+        const inst = await a(path(`/${series.body.id}/instances?${window}`));
+        expectError(inst, 400, 'timeRangeEmpty');
+        assert.deepEqual(inst.body, list.body);
+        assert.deepEqual(inst.body.error.errors[0], {
+          domain: 'calendar', reason: 'timeRangeEmpty', message: 'The specified time range is empty.', location: 'timeMax', locationType: 'parameter',
+        });
+      }
+    });
+
     it('singleEvents pages merge singles and several series in order: ties by id, exceptions in place, same items whatever the page size', async () => {
       const own = (await a('/calendars', { body: { summary: 'Merge', timeZone: 'Europe/Berlin' } })).body.id;
       const p = (rest = '') => `/calendars/${enc(own)}/events${rest}`;
@@ -230,6 +245,13 @@ for (const database of DATABASES) {
       for (const extra of ['q=x', 'timeMin=2026-01-01T00:00:00Z', 'timeMax=2026-01-01T00:00:00Z', 'orderBy=updated', 'iCalUID=x', 'updatedMin=2026-01-01T00:00:00Z', 'privateExtendedProperty=a%3Db', 'sharedExtendedProperty=a%3Db']) {
         expectError(await a(p(`?syncToken=${enc(next)}&${extra}`)), 400);
       }
+      // Deletions always come with a sync token: showDeleted=false cannot be asked for beside it.
+      const hidden = await a(p(`?syncToken=${enc(next)}&showDeleted=false`));
+      expectError(hidden, 400, 'invalid');
+      assert.deepEqual(hidden.body.error.errors[0], {
+        domain: 'global', reason: 'invalid', message: 'The showDeleted parameter cannot be false together with syncToken.', location: 'showDeleted', locationType: 'parameter',
+      });
+      assert.equal((await a(p(`?syncToken=${enc(next)}&showDeleted=true`))).status, 200);
       const gone = await a(p('?syncToken=CPnotatoken'));
       expectError(gone, 410, 'fullSyncRequired');
       assert.equal(gone.body.error.errors[0].domain, 'calendar');

@@ -9,6 +9,7 @@ import { arr, int, obj, only, str } from './domain/check.ts';
 import { badRequest, calendarError, requiredField } from './domain/errors.ts';
 import type { EventDoc } from './domain/event.ts';
 import { originalKey, seriesOf } from './domain/instances.ts';
+import { checkTimeRange } from './domain/params.ts';
 import { DAY_MS, formatInZone, knownZone } from './domain/zone.ts';
 import type { Reader } from './reader.ts';
 import type { CalendarRow, CalendarStore } from './store.ts';
@@ -43,7 +44,7 @@ function readQuery(body: unknown): FreeBusyQuery {
   };
   const timeMin = time('timeMin');
   const timeMax = time('timeMax');
-  if (timeMax <= timeMin) throw calendarError(400, 'timeRangeEmpty', 'The specified time range is empty.', 'timeMax');
+  checkTimeRange(timeMin, timeMax);
   if (timeMax - timeMin > MAX_WINDOW_MS) throw calendarError(400, 'timeRangeTooLong', 'The requested time range is too long (at most 366 days).', 'timeMax');
   let timeZone = 'UTC';
   if (o.timeZone !== undefined && o.timeZone !== null) {

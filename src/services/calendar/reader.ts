@@ -10,7 +10,7 @@ import { instanceDoc, instanceIdOf, masterDocOf, originalKey, seriesOf } from '.
 import { retiredInstances, type EventShape } from './domain/retired.ts';
 import { whenMs } from './domain/times.ts';
 import type { ListQuery, Query } from './domain/params.ts';
-import { boolParam, intParam, strParam, timeParam, zoneParam } from './domain/params.ts';
+import { boolParam, checkTimeRange, intParam, strParam, timeParam, zoneParam } from './domain/params.ts';
 import { etagOf, renderEvent, type View } from './domain/render.ts';
 import { makeSyncToken, readSyncToken } from './domain/sync-token.ts';
 import { DAY_MS } from './domain/zone.ts';
@@ -266,6 +266,7 @@ export class Reader {
     const maxResults = Math.min(intParam(query, 'maxResults', 1, Number.MAX_SAFE_INTEGER) ?? 250, 2500);
     const timeMin = timeParam(query, 'timeMin');
     const timeMax = timeParam(query, 'timeMax');
+    checkTimeRange(timeMin, timeMax);
     const originalStart = timeParam(query, 'originalStart');
     const showDeleted = boolParam(query, 'showDeleted');
     const zone = zoneParam(query);

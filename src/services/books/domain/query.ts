@@ -23,14 +23,18 @@ export interface VolumeQuery extends VolumeCriteria {
   excluded: VolumeCriteria;
 }
 
+// A known keyword takes the next word or phrase even past blanks (`intitle: whale` is `intitle:whale`), as each keyword
+// is documented to match the text after it. An unknown `word:` keeps only what touches it.
+const KEYWORDS = [...Object.keys(FIELD_OF), ...LOOKUPS].join('|');
+// A `-` only counts at the start of a token: `saint-exupery` is one word.
+const TOKEN = new RegExp(`(-(?=[^\\s+]))?(?:(?:(${KEYWORDS}):[\\s+]*)|([A-Za-z]+):)?(?:"([^"]*)"?|([^\\s+"]+))`, 'gi');
+
 /** Splits q into tokens: `word`, `"a phrase"`, `key:value`, `key:"a phrase"`, each possibly led by `-`. */
 function tokens(q: string): Array<{ excluded: boolean; key?: string; value: string }> {
   const out: Array<{ excluded: boolean; key?: string; value: string }> = [];
-  // A `-` only counts at the start of a token: `saint-exupery` is one word.
-  const pattern = /(-(?=[^\s+]))?(?:([A-Za-z]+):)?(?:"([^"]*)"?|([^\s+"]+))/g;
-  for (const m of q.matchAll(pattern)) {
-    const value = (m[3] ?? m[4] ?? '').trim();
-    out.push({ excluded: m[1] !== undefined, key: m[2]?.toLowerCase(), value });
+  for (const m of q.matchAll(TOKEN)) {
+    const value = (m[4] ?? m[5] ?? '').trim();
+    out.push({ excluded: m[1] !== undefined, key: (m[2] ?? m[3])?.toLowerCase(), value });
   }
   return out;
 }

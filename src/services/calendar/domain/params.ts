@@ -53,6 +53,13 @@ export function enumParam<T extends string>(q: Query, name: string, values: read
   return v as T;
 }
 
+/** A window whose end is not after its start holds nothing: refused as Calendar does (events.list, instances, freeBusy). */
+export function checkTimeRange(timeMin: number | undefined, timeMax: number | undefined): void {
+  if (timeMin !== undefined && timeMax !== undefined && timeMin >= timeMax) {
+    throw calendarError(400, 'timeRangeEmpty', 'The specified time range is empty.', 'timeMax');
+  }
+}
+
 export interface WriteQuery {
   conferenceDataVersion: number;
   supportsAttachments: boolean;
@@ -127,12 +134,12 @@ export function readListQuery(q: Query): ListQuery {
     for (const name of SYNC_FORBIDDEN) {
       if (q[name] !== undefined) throw badRequest(`The ${name} parameter cannot be used together with syncToken.`, name);
     }
+    // A sync always carries the deletions since the token, so they cannot be asked away.
+    if (first(q.showDeleted) === 'false') throw badRequest('The showDeleted parameter cannot be false together with syncToken.', 'showDeleted');
   }
   if (out.orderBy === 'startTime' && !out.singleEvents) {
     throw badRequest('The requested ordering is not available for the particular query.', 'orderBy');
   }
-  if (out.timeMin !== undefined && out.timeMax !== undefined && out.timeMin >= out.timeMax) {
-    throw calendarError(400, 'timeRangeEmpty', 'The specified time range is empty.', 'timeMax');
-  }
+  checkTimeRange(out.timeMin, out.timeMax);
   return out;
 }

@@ -40,7 +40,7 @@ const extendedProperty = (scope: string) =>
 export const EventListQuery = googleQuery({
   maxResults: maxResults(250, 2500),
   pageToken,
-  syncToken: { ...syncToken, description: `${syncToken.description} Cannot be combined with iCalUID, orderBy, q, timeMin, timeMax, updatedMin or the extended property filters.` },
+  syncToken: { ...syncToken, description: `${syncToken.description} Cannot be combined with iCalUID, orderBy, q, timeMin, timeMax, updatedMin, the extended property filters or showDeleted=false.` },
   timeMin: instant('Lower bound (exclusive) for an event\u2019s end time to filter by.'),
   timeMax: instant('Upper bound (exclusive) for an event\u2019s start time to filter by; must be after timeMin.'),
   updatedMin: instant('Lower bound for an event\u2019s last modification time to filter by.'),
