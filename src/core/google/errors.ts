@@ -8,7 +8,6 @@ const RPC_STATUS: Record<number, string> = {
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
   409: 'ALREADY_EXISTS',
-  410: 'NOT_FOUND',
   411: 'INVALID_ARGUMENT',
   412: 'FAILED_PRECONDITION',
   413: 'INVALID_ARGUMENT',
@@ -19,6 +18,10 @@ const RPC_STATUS: Record<number, string> = {
   501: 'UNIMPLEMENTED',
   503: 'UNAVAILABLE',
 };
+
+// HTTP statuses no google.rpc code stands for: Google's bodies for them (Calendar's 410 `deleted` and
+// `fullSyncRequired`) carry no `status`.
+const WITHOUT_RPC_STATUS = new Set([410]);
 
 const DEFAULT_REASON: Record<number, string> = {
   400: 'badRequest',
@@ -66,15 +69,14 @@ export interface GoogleErrorBody {
   error: {
     code: number;
     message: string;
-    status: string;
+    status?: string;
     errors?: Array<{ domain: string; reason: string; message: string; location?: string; locationType?: string }>;
   };
 }
 
 export function googleErrorBody(status: number, message: string, detail: GoogleErrorDetail = {}, defaultDomain = 'global'): GoogleErrorBody {
-  const body: GoogleErrorBody = {
-    error: { code: status, message, status: detail.rpcStatus ?? RPC_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'UNKNOWN') },
-  };
+  const rpcStatus = detail.rpcStatus ?? (WITHOUT_RPC_STATUS.has(status) ? undefined : (RPC_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'UNKNOWN')));
+  const body: GoogleErrorBody = { error: { code: status, message, ...(rpcStatus ? { status: rpcStatus } : {}) } };
   if (!detail.bare) {
     const entry: NonNullable<GoogleErrorBody['error']['errors']>[number] = {
       domain: detail.domain ?? defaultDomain,
