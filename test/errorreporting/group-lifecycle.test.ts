@@ -22,8 +22,10 @@ for (const database of DATABASES) {
       return google.clouderrorreporting({ version: 'v1beta1', rootUrl: t.url('errorreporting') + '/', auth });
     };
     const reporter = () => google.clouderrorreporting({ version: 'v1beta1', rootUrl: t.url('errorreporting') + '/', auth: DEV_API_KEY });
-    const report = (projectName: string, service: string, fn: string, version?: string) =>
-      reporter().projects.events.report({ projectName, requestBody: { serviceContext: version ? { service, version } : { service }, message: trace(fn) } });
+    const report = (projectName: string, service: string, fn: string, version?: string, eventTime?: string) =>
+      reporter().projects.events.report({ projectName, requestBody: { serviceContext: version ? { service, version } : { service }, message: trace(fn), eventTime } });
+    const groupStats = async (params: { projectName: string; 'serviceFilter.service'?: string }) =>
+      (await client().projects.groupStats.list(params)).data.errorGroupStats ?? [];
 
     it('puts the same failure from different services in one group', async () => {
       const projectName = 'projects/shared-failure';
@@ -31,7 +33,7 @@ for (const database of DATABASES) {
       await report(projectName, 'worker', 'connect');
       await report(projectName, 'worker', 'connect');
 
-      const stats = (await client().projects.groupStats.list({ projectName })).data.errorGroupStats ?? [];
+      const stats = await groupStats({ projectName });
       assert.equal(stats.length, 1);
       const [group] = stats;
       assert.equal(group.count, '3');
@@ -39,7 +41,7 @@ for (const database of DATABASES) {
       assert.equal(group.numAffectedServices, 2);
 
       // The service filter narrows the counts of that one group.
-      const worker = (await client().projects.groupStats.list({ projectName, 'serviceFilter.service': 'worker' })).data.errorGroupStats ?? [];
+      const worker = await groupStats({ projectName, 'serviceFilter.service': 'worker' });
       assert.deepEqual(
         worker.map((s) => [s.group?.groupId, s.count, s.numAffectedServices]),
         [[group.group?.groupId, '2', 1]],
@@ -52,7 +54,7 @@ for (const database of DATABASES) {
       const projectName = 'projects/two-failures';
       await report(projectName, 'web', 'connect');
       await report(projectName, 'web', 'query');
-      const stats = (await client().projects.groupStats.list({ projectName })).data.errorGroupStats ?? [];
+      const stats = await groupStats({ projectName });
       assert.equal(stats.length, 2);
     });
 
@@ -62,7 +64,7 @@ for (const database of DATABASES) {
       const names: Record<string, string> = {};
       for (const [fn, resolutionStatus] of Object.entries(statuses)) {
         await report(projectName, 'web', fn);
-        const stats = (await client().projects.groupStats.list({ projectName })).data.errorGroupStats!;
+        const stats = await groupStats({ projectName });
         names[fn] = stats.find((s) => s.representative?.message === trace(fn))!.group!.name!;
         const issue = [{ url: `https://bugs.example/${fn}` }];
         const updated = await client().projects.groups.update({ name: names[fn], requestBody: { resolutionStatus, trackingIssues: issue } });
@@ -85,7 +87,7 @@ for (const database of DATABASES) {
     it('does not reopen a resolved group for a report that was only logged', async () => {
       const projectName = 'projects/unanalysed-recurrence';
       await report(projectName, 'web', 'connect');
-      const [stats] = (await client().projects.groupStats.list({ projectName })).data.errorGroupStats!;
+      const [stats] = await groupStats({ projectName });
       const name = stats.group!.name!;
       await client().projects.groups.update({ name, requestBody: { resolutionStatus: 'RESOLVED' } });
       // With customer-managed encryption on the bucket, reports are logged but not analysed.
@@ -93,6 +95,33 @@ for (const database of DATABASES) {
       assert.equal(bucket.status, 200, bucket.text);
       await report(projectName, 'web', 'connect');
       assert.equal((await client().projects.groups.get({ groupName: name })).data.resolutionStatus, 'RESOLVED');
+    });
+
+    it('keeps a resolved group resolved for an event dated before its resolution, and reopens it for a later one', async () => {
+      const projectName = 'projects/late-report';
+      await report(projectName, 'web', 'connect');
+      const [stats] = await groupStats({ projectName });
+      const name = stats.group!.name!;
+      const resolvedAt = t.rt.clock.now();
+      const resolved = await client().projects.groups.update({ name, requestBody: { resolutionStatus: 'RESOLVED' } });
+      assert.equal(resolved.data.resolutionStatus, 'RESOLVED');
+      const at = (ms: number) => new Date(resolvedAt + ms).toISOString();
+      // An event of a millisecond before the resolution, reported after it, is one the fix was meant for.
+      await report(projectName, 'web', 'connect', undefined, at(-1));
+      assert.equal((await client().projects.groups.get({ groupName: name })).data.resolutionStatus, 'RESOLVED');
+      // Resolving it again (later on the clock) keeps the first resolution time.
+      await call(`${t.adminUrl}/clock`, { body: { advance: '1h' } });
+      await client().projects.groups.update({ name, requestBody: { resolutionStatus: 'RESOLVED', trackingIssues: [{ url: 'https://bugs.example/1' }] } });
+      await report(projectName, 'web', 'connect', undefined, at(0));
+      assert.deepEqual((await client().projects.groups.get({ groupName: name })).data, {
+        name,
+        groupId: name.split('/').pop(),
+        resolutionStatus: 'OPEN',
+        trackingIssues: [{ url: 'https://bugs.example/1' }],
+      });
+      // Both events are kept and counted, whatever they did to the status.
+      const [after] = await groupStats({ projectName });
+      assert.equal(after.count, '3');
     });
   });
 }

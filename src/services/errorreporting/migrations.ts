@@ -1,5 +1,5 @@
 // Tables of the error reporting service. Times are epoch milliseconds; queried fields are real, indexed columns.
-import type { Kysely, Migration } from 'kysely';
+import { sql, type Kysely, type Migration } from 'kysely';
 import { columnTypes, withAutoId } from '../../core/db/dialect.ts';
 
 export const TABLES = ['errorreporting_events', 'errorreporting_groups', 'errorreporting_log', 'errorreporting_log_buckets'];
@@ -73,6 +73,15 @@ export const migrations: Record<string, Migration> = {
         .execute();
       // Its leading columns make the plain time index redundant.
       await db.schema.dropIndex('errorreporting_events_time').execute();
+    },
+  },
+  '0003_group_resolved_at': {
+    // When a group was marked RESOLVED: an event dated before it does not reopen the group.
+    async up(db: Kysely<any>) {
+      const t = columnTypes(db);
+      await db.schema.alterTable('errorreporting_groups').addColumn('resolved_at', t.bigint).execute();
+      // Groups resolved before this column existed: their last update is the best known resolution time.
+      await db.updateTable('errorreporting_groups').set({ resolved_at: sql`updated_at` }).where('resolution_status', '=', 'RESOLVED').execute();
     },
   },
 };

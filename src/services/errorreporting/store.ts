@@ -105,7 +105,7 @@ export class ErrorStore {
         group_id: analysed ? event.groupId : null,
       });
       if (!analysed) return;
-      await this.#upsertGroup(tx, projectId, event.groupId, event.service, event.exceptionType, now, now);
+      await this.#upsertGroup(tx, projectId, event.groupId, event.service, event.exceptionType, now, now, event.eventTimeMs);
       await this.#insertEvent(tx, {
         project_id: projectId,
         group_id: event.groupId,
@@ -125,7 +125,9 @@ export class ErrorStore {
   // The inserts of every reported event: compiled once.
   readonly #insertLog = preparedInsert(() => this.#db, 'errorreporting_log', ['project_id', 'received_at', 'event_time', 'service', 'version', 'message', 'context', 'analysed', 'group_id']);
   // A new group starts OPEN; an existing one keeps its status, except that a RESOLVED group whose error occurs again
-  // is OPEN again (the real API's ResolutionStatus.OPEN). Parameters: project, group, service, exception type, now, now.
+  // after its resolution is OPEN again (the real API's ResolutionStatus.OPEN); an event dated before the resolution is
+  // one the fix was meant for. Event times are compared in milliseconds, so one in the millisecond of the resolution
+  // counts as after it. Parameters: project, group, service, exception type, now, now, event time.
   readonly #upsertGroup = prepared(() =>
     this.#db
       .insertInto('errorreporting_groups')
@@ -142,8 +144,9 @@ export class ErrorStore {
       .onConflict((oc) =>
         oc
           .columns(['project_id', 'group_id'])
-          .doUpdateSet({ resolution_status: sql`'OPEN'`, updated_at: sql`excluded.updated_at` })
-          .where('errorreporting_groups.resolution_status', '=', sql<string>`'RESOLVED'`),
+          .doUpdateSet({ resolution_status: sql`'OPEN'`, resolved_at: sql`null`, updated_at: sql`excluded.updated_at` })
+          .where('errorreporting_groups.resolution_status', '=', sql<string>`'RESOLVED'`)
+          .where('errorreporting_groups.resolved_at', '<=', 0),
       ),
   );
   readonly #insertEvent = preparedInsert(() => this.#db, 'errorreporting_events', [
@@ -221,7 +224,10 @@ export class ErrorStore {
     // and each new text a statement prepared and dropped. Grouping by the select list's positions lets PostgreSQL
     // see the bucket expression as the selected one (it cannot match two expressions with parameters).
     const origin = plan ? sql`cast(${Math.trunc(plan.originMs)} as bigint)` : undefined;
-    const offset = plan?.fromEnd ? sql`${origin} - event_time` : sql`event_time - ${origin}`;
+    // The same index as bucketIndex of bucketTime in domain/query.ts (the offsets are never negative, so division
+    // truncates as floor).
+    const time = sql`case when event_time < cast(${range.endMs} as bigint) then event_time else cast(${range.endMs - 1} as bigint) end`;
+    const offset = plan?.fromEnd ? sql`${origin} - 1 - ${time}` : sql`${time} - ${origin}`;
     const index = plan ? sql<number>`(${offset}) / cast(${Math.trunc(plan.durationMs)} as bigint)` : sql<number>`0`;
     const rows = await this.#database.heavyRead(
       this.#events(projectId, filter, range, groupIds)
@@ -276,7 +282,13 @@ export class ErrorStore {
     const res = await this.#database.write((tx) =>
       tx
         .updateTable('errorreporting_groups')
-        .set({ resolution_status: status, tracking_issues: JSON.stringify(trackingIssues), updated_at: now })
+        .set({
+          resolution_status: status,
+          // A group resolved again keeps the time it was first resolved; any other status has none.
+          resolved_at: status === 'RESOLVED' ? sql`coalesce(case when resolution_status = 'RESOLVED' then resolved_at end, ${now})` : null,
+          tracking_issues: JSON.stringify(trackingIssues),
+          updated_at: now,
+        })
         .where('project_id', '=', projectId)
         .where('group_id', '=', groupId)
         .executeTakeFirst(),
@@ -286,7 +298,7 @@ export class ErrorStore {
 
   #events(projectId: string, filter: ServiceFilter, range: TimeRange | undefined, groupIds: string[]): SelectQueryBuilder<any, 'errorreporting_events', object> {
     let q = this.#db.selectFrom('errorreporting_events').where('project_id', '=', projectId);
-    if (range) q = q.where('event_time', '>', range.beginMs).where('event_time', '<=', range.endMs);
+    if (range) q = q.where('event_time', '>=', range.beginMs).where('event_time', '<=', range.endMs);
     if (groupIds.length) q = q.where('group_id', 'in', groupIds);
     if (filter.service !== undefined) q = q.where('service', '=', filter.service);
     if (filter.version !== undefined) q = q.where('version', '=', filter.version);

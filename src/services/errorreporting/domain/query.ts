@@ -29,7 +29,11 @@ export interface ServiceFilter {
   resourceType?: string;
 }
 
-/** The window (beginMs, endMs]: an event exactly at the beginning belongs to the previous window. */
+/**
+ * The window [beginMs, endMs] of a query: from `now - period` to now, both included. Its buckets are half-open like the
+ * API's TimedCount (start included, end excluded), except that an event at the very end (now, as with a report read at
+ * the same instant of a stopped manual clock) counts in the last bucket rather than in none.
+ */
 export interface TimeRange {
   period: string;
   beginMs: number;
@@ -160,7 +164,8 @@ export interface Bucket {
 
 /**
  * How `timedCounts` cuts a range into consecutive buckets of `durationMs`. ALIGNMENT_EQUAL_AT_END aligns them on the
- * end of the range (the first may be shorter): bucket k holds the times t with k*D <= end - t < (k+1)*D.
+ * end of the range (the first may be shorter): bucket k holds the times t with k*D < end - t <= (k+1)*D, i.e. the
+ * half-open [end - (k+1)*D, end - k*D).
  * ALIGNMENT_EQUAL_ROUNDED aligns them on `alignmentMs` (the epoch, i.e. midnight UTC, by default; the first and last
  * may be shorter); its origin is moved back to or before the range start so that every index is non-negative.
  */
@@ -176,8 +181,13 @@ export function bucketPlan(range: TimeRange, durationMs: number, alignment: Alig
   return { originMs, durationMs, fromEnd: false };
 }
 
+// Times are whole milliseconds: counted back from the end, the excluded end is one millisecond past the last time a
+// bucket holds. The store's SQL computes the same index.
 export const bucketIndex = (plan: BucketPlan, t: number): number =>
-  Math.floor((plan.fromEnd ? plan.originMs - t : t - plan.originMs) / plan.durationMs);
+  Math.floor((plan.fromEnd ? plan.originMs - 1 - t : t - plan.originMs) / plan.durationMs);
+
+/** The time an event is bucketed by: its own, or for one at the range's end, the last millisecond its last bucket holds. */
+export const bucketTime = (range: TimeRange, t: number): number => Math.min(t, range.endMs - 1);
 
 /** Turns per-index counts into buckets clipped to the range, oldest first; only buckets with events appear. */
 export function bucketsOf(plan: BucketPlan, range: TimeRange, counts: Array<{ index: number; count: number }>): Bucket[] {
@@ -196,8 +206,8 @@ export function timedCounts(times: number[], range: TimeRange, durationMs: numbe
   const plan = bucketPlan(range, durationMs, alignment, alignmentMs);
   const counts = new Map<number, number>();
   for (const t of times) {
-    if (t <= range.beginMs || t > range.endMs) continue;
-    const k = bucketIndex(plan, t);
+    if (t < range.beginMs || t > range.endMs) continue;
+    const k = bucketIndex(plan, bucketTime(range, t));
     counts.set(k, (counts.get(k) ?? 0) + 1);
   }
   return bucketsOf(plan, range, [...counts].map(([index, count]) => ({ index, count })));
