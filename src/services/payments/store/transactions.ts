@@ -114,7 +114,11 @@ export class TransactionStore {
     return row ? toTx(row) : undefined;
   }
 
-  /** The latest sale or pre-authorisation with this identifier (refunds carry their own identifiers). */
+  /**
+   * The sale or pre-authorisation that an identifier names (refunds carry their own identifiers): the latest one that
+   * was approved, since a declined, rejected or unfinished (3-D Secure) attempt with the same identifier is not the
+   * order's payment; without an approved one, the latest attempt, whose state then tells why nothing can be done.
+   */
   async byIdentifier(merchantid: number, identifier: string): Promise<Tx | undefined> {
     const row = await this.#db
       .selectFrom('payments_transactions')
@@ -122,6 +126,7 @@ export class TransactionStore {
       .where('merchantid', '=', merchantid)
       .where('identifier', '=', identifier)
       .where('trans_type', '!=', 'R')
+      .orderBy(sql`case when trans_status in ('D', 'R', 'H') then 1 else 0 end`)
       .orderBy('transno', 'desc')
       .limit(1)
       .executeTakeFirst();
