@@ -104,6 +104,21 @@ for (const database of DATABASES) {
       assert.equal((await a(`/files/${docs.id}/children`, { body: {} })).status, 400);
     });
 
+    it('lists no children of a file that is not a folder, and 404 for an unknown or hidden id', async () => {
+      // Drive documents children.list for folders only and says nothing of other files: a file holds no children, so
+      // its list is empty, as files.list with `'<id>' in parents` answers.
+      const f = await insert({ title: 'leaf.txt', mimeType: 'text/plain' });
+      const list = await a(`/files/${f.id}/children`);
+      assert.equal(list.status, 200, list.text);
+      assert.deepEqual([list.body.kind, list.body.items], ['drive#childList', []]);
+      const inParents = await a(`/files?q=${encodeURIComponent(`'${f.id}' in parents`)}`);
+      assert.deepEqual(inParents.body.items, []);
+      const unknown = await a('/files/no-such-folder/children');
+      assert.deepEqual([unknown.status, unknown.body.error.message], [404, 'File not found: no-such-folder']);
+      const hidden = await a(`/files/${f.id}/children`, { token: OTHER_TOKEN });
+      assert.deepEqual([hidden.status, hidden.body.error.errors[0].reason], [404, 'notFound']);
+    });
+
     it('trashes a folder with its descendants and untrashes them; delete skips the trash; emptyTrash', async () => {
       const top = await insert({ title: 'Trash me', mimeType: FOLDER });
       const inner = await insert({ title: 'inner', mimeType: FOLDER, parents: [{ id: top.id }] });

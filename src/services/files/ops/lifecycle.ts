@@ -1,10 +1,11 @@
 // Trash, untrash, permanent deletion, emptying the trash, copies and touch.
-import { subtreeOf, deleteFileRows, getFile, getFiles, parentsOf, rebuildClosure, saveFile, type FileRecord } from '../store/files.ts';
+import { subtreeOf, deleteFileRows, getFile, getFiles, rebuildClosure, saveFile, type FileRecord } from '../store/files.ts';
 import { getRevision, insertRevision } from '../store/revisions.ts';
 import { listProperties } from '../store/properties.ts';
 import { SERVICE, type Unit } from '../service.ts';
 import { refreshSearchText, releaseAllContent } from './content.ts';
 import { createFile, type InsertOptions } from './files.ts';
+import { inheritedParents } from './parents.ts';
 import type { FilePatch } from '../domain/file-input.ts';
 import { newRevisionId } from '../domain/ids.ts';
 import { atLeast, type Role } from '../domain/roles.ts';
@@ -89,7 +90,7 @@ export async function emptyTrash(u: Unit, driveId?: string): Promise<number> {
 
 /** A copy: a new file with the source's metadata, overridden by the body, sharing its head content. */
 export async function copyFile(u: Unit, source: FileRecord, patch: FilePatch, options: InsertOptions): Promise<FileRecord> {
-  const parents = patch.parents ?? (source.driveId ? (await parentsOf(u.tx, [source.id])).get(source.id) : undefined);
+  const parents = patch.parents ?? (await inheritedParents(u, source.id));
   const merged: FilePatch = {
     title: source.title,
     description: source.description,

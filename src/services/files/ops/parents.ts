@@ -4,7 +4,7 @@ import { isFolder } from '../domain/mime.ts';
 import { atLeast } from '../domain/roles.ts';
 import type { Unit } from '../service.ts';
 import { rolesOf } from '../store/access.ts';
-import { getFiles, isAncestor } from '../store/files.ts';
+import { getFiles, isAncestor, parentsOf } from '../store/files.ts';
 
 /**
  * Checks the parents a file is given and answers the shared drive they are in (null for My Drive). The folders and
@@ -30,4 +30,16 @@ export async function checkParents(u: Unit, parents: string[], supportsAllDrives
     if (fileId && (id === fileId || (await isAncestor(u.tx, fileId, id)))) throw badRequest('A folder cannot be placed inside itself or its own descendants.', 'invalidParent');
   }
   return { ids, driveId: driveId ?? null };
+}
+
+/**
+ * Where a copy made without `parents` goes: the source's parents that the caller can see and add files to (Drive's
+ * "inherits any discoverable parent of the source file"); undefined when there is none, so the copy goes to the
+ * caller's root as an insert would.
+ */
+export async function inheritedParents(u: Unit, sourceId: string): Promise<string[] | undefined> {
+  const parents = (await parentsOf(u.tx, [sourceId])).get(sourceId) ?? [];
+  const roles = await rolesOf(u.tx, parents, u.caller!.keys, u.svc.now());
+  const writable = parents.filter((id) => atLeast(roles.get(id), 'writer'));
+  return writable.length ? writable : undefined;
 }

@@ -53,13 +53,15 @@ export function permissionRoutes(app: FastifyInstance, svc: FilesService): void 
   route(app, 'POST', '/files/:fileId/permissions', PERMISSION_SCHEMAS.insert, async (req) => {
     const caller = await callerOf(svc, req, true);
     const q = new Query(req);
-    const input = readPermissionInput(objectBody(req), true, svc.now());
+    const body = objectBody(req);
     const notify = q.bool('sendNotificationEmails', true);
     const message = q.string('emailMessage');
     if (message !== undefined && message.length > 10_000) throw invalidValue('emailMessage', 'The e-mail message is too long.');
     const saved = await svc.write(caller, async (u) => {
+      // As Google APIs do: the file is looked up (404) and the right to share checked (403) before the body is read.
       const { file, role } = await svc.access(u.tx, caller, params(req).fileId, { supportsAllDrives: q.allDrives });
       if (!canShare(file, role)) throw insufficientPermissions();
+      const input = readPermissionInput(body, true, u.now);
       const type = input.type!;
       const wanted = input.role!;
       if ((wanted === 'organizer' || wanted === 'fileOrganizer') && !file.driveId) throw invalidValue('role', `The role ${wanted} is only for shared drive items.`);
@@ -106,14 +108,16 @@ export function permissionRoutes(app: FastifyInstance, svc: FilesService): void 
     route(app, method, '/files/:fileId/permissions/:permissionId', PERMISSION_SCHEMAS.update, async (req) => {
       const caller = await callerOf(svc, req, true);
       const q = new Query(req);
-      const input = readPermissionInput(objectBody(req), false, svc.now());
+      const body = objectBody(req);
       const transfer = q.bool('transferOwnership', false);
       const removeExpiration = q.bool('removeExpiration', false);
       const saved = await svc.write(caller, async (u) => {
+        // The file and the permission are looked up, and the right to share checked, before the body is read.
         const { file, role } = await svc.access(u.tx, caller, params(req).fileId, { supportsAllDrives: q.allDrives, ifMatch: header(req, 'if-match') });
         const p = await getPermission(u.tx, file.id, params(req).permissionId);
         if (!p) throw notFound(params(req).permissionId);
         if (!canShare(file, role)) throw insufficientPermissions();
+        const input = readPermissionInput(body, false, u.now);
         if (input.type !== undefined && input.type !== p.type) throw invalidValue('type', 'The type of a permission cannot be changed.');
         if (p.role === 'owner' && input.role !== undefined && input.role !== 'owner') throw forbidden('The owner of a file cannot be demoted; transfer the ownership instead.', 'cannotModifyOwner');
         if (input.role === 'owner' && p.role !== 'owner') {
