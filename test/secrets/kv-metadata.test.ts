@@ -87,5 +87,19 @@ for (const database of DATABASES) {
       meta = await metadata('ten');
       assert.deepEqual([Object.keys(meta.versions).length, meta.oldest_version], [10, 1]);
     });
+
+    it('keeps the greater of the key\'s and the engine\'s max_versions', async () => {
+      assert.equal((await v('sys/mounts/kv-max', { body: { type: 'kv', options: { version: '2' } } })).status, 204);
+      await client.write('kv-max/config', { max_versions: 3 });
+      const kept = async (path: string) => Object.keys((await client.read(`kv-max/metadata/${path}`)).data.versions).map(Number);
+      await client.write('kv-max/metadata/lower', { max_versions: 2 });
+      await client.write('kv-max/metadata/higher', { max_versions: 5 });
+      for (let i = 0; i < 6; i++) {
+        for (const path of ['lower', 'higher', 'unset']) await client.write(`kv-max/data/${path}`, { data: { i } });
+      }
+      assert.deepEqual(await kept('lower'), [4, 5, 6], 'the engine keeps more than the key asks');
+      assert.deepEqual(await kept('higher'), [2, 3, 4, 5, 6]);
+      assert.deepEqual(await kept('unset'), [4, 5, 6]);
+    });
   });
 }

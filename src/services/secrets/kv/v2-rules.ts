@@ -78,8 +78,9 @@ export function softDelete(v: VersionMeta, now: number): void {
   if (!v.destroyed && !isDeleted(v, now)) v.deletion_time = iso(now);
 }
 
+/** The versions a key keeps: the greater of its own and the engine's max_versions (0 is unset), else 10, as in Vault. */
 export const effectiveMaxVersions = (meta: KeyMetadata, config: EngineConfig) =>
-  meta.max_versions || config.max_versions || DEFAULT_MAX_VERSIONS;
+  Math.max(meta.max_versions, config.max_versions) || DEFAULT_MAX_VERSIONS;
 
 /**
  * Adds version current+1 to `meta` and moves the window of kept versions as Vault does: once current - oldest reaches
