@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { it } from 'node:test';
 import { sql } from 'kysely';
 import { call } from '../helpers/runtime.ts';
-import { authRequest, caller, describeGateway, ident, MID } from './support.ts';
+import { authRequest, caller, CLIENT, describeGateway, ident, MID } from './support.ts';
 
 // Numbers and a CSC used nowhere else, so any occurrence comes from these requests.
 const PAN = '5573470000000001';
@@ -75,7 +75,11 @@ describeGateway('payments data at rest', (t, c, database) => {
 
   it('resets to the seeded clients and merchants, with the batch jobs armed again', async () => {
     const a = (await c.post('/v6/authorise', authRequest())).body.AuthResponse;
+    // A merchant in use before the reset (so read, and on SQLite remembered) is gone after it.
+    assert.equal((await call(`${t.adminUrl}/services/payments/merchants`, { body: { merchantid: 777, clientid: CLIENT } })).status, 201);
+    assert.equal((await c.post('/v6/authorise', authRequest({ merchantid: 777 }))).body.AuthResponse.authorised, true);
     assert.equal((await call(`${t.adminUrl}/reset`, { body: { service: 'payments' } })).status, 200);
+    assert.deepEqual((await c.post('/v6/authorise', authRequest({ merchantid: 777 }))).body.code, 'S002');
     assert.equal((await c.post('/v6/retrieve', { merchantid: MID, transno: a.transno })).body.code, 'D022');
     assert.equal((await c.post('/v6/authorise', authRequest())).body.AuthResponse.transno, 1);
     const jobs = await t.rt.jobs.list('payments');

@@ -34,7 +34,7 @@ export class Gateway {
     this.settings = parseSettings(ctx.settings);
     const db = ctx.kysely;
     this.clients = new Clients(ctx.identity, ctx.clock, this.settings.client_cache_budget);
-    this.merchants = new MerchantStore(db);
+    this.merchants = new MerchantStore(ctx.db, this.settings.merchant_cache_budget);
     this.transactions = new TransactionStore(db);
     this.access = new Access({
       clients: this.clients,

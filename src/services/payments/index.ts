@@ -47,8 +47,10 @@ export const manifest: ServiceManifest = {
     for (const m of FRONT_ENDS) await m.register(app, g.deps());
   },
 
+  // After migrations and after every reset or import: what the stores cached may no longer be in the tables.
   async start(ctx) {
     const g = gatewayOf(ctx);
+    g.merchants.forgetCache();
     await seed(g);
     for (const m of FRONT_ENDS) await m.start?.(g.deps());
   },

@@ -44,6 +44,8 @@ export const PaymentsSettings = Type.Object(
     merchants: Type.Optional(Type.Array(MerchantConfig, { maxItems: 10000 })),
     /** Entries and bytes of clients and licence keys kept in memory (default 10,000 and 4 MiB). */
     client_cache_budget: Type.Optional(CacheBudgetSchema),
+    /** Entries and bytes of merchants kept parsed in memory on SQLite (default 10,000 and 8 MiB). */
+    merchant_cache_budget: Type.Optional(CacheBudgetSchema),
     /** Entries and bytes of accepted API-key nonces remembered in memory (default 50,000 and 8 MiB). */
     nonce_cache_budget: Type.Optional(CacheBudgetSchema),
   },

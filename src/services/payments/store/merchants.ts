@@ -1,15 +1,35 @@
 // Merchant accounts and their counters (transno and batch numbers count up per merchant, atomically).
 import { sql, type Kysely } from 'kysely';
+import { ReadThroughCache, type CacheBudget } from '../../../core/cache.ts';
+import type { Database } from '../../../core/db/index.ts';
 import { prepared } from '../../../core/db/prepared.ts';
 import type { Merchant } from '../contract.ts';
 
+/** Default budget of merchants kept parsed in memory (`services.payments.merchant_cache_budget`). */
+export const DEFAULT_MERCHANT_CACHE_BUDGET: CacheBudget = { entries: 10_000, bytes: 8 * 1024 * 1024 };
+
 export class MerchantStore {
   readonly #db: Kysely<any>;
-  constructor(db: Kysely<any>) {
-    this.#db = db;
+  // Every request that names a merchant reads it. On SQLite this process is the one writer, so a merchant is read from
+  // memory until it is changed or deleted here (the counters are not part of it); PostgreSQL, which several instances
+  // may share, reads the table every time.
+  readonly #cache: ReadThroughCache<number, Merchant> | null;
+
+  constructor(database: Database, cacheBudget: CacheBudget = DEFAULT_MERCHANT_CACHE_BUDGET) {
+    this.#db = database.kysely;
+    this.#cache = database.dialect === 'sqlite' ? new ReadThroughCache(cacheBudget, (m) => JSON.stringify(m).length * 2) : null;
   }
 
   async get(merchantid: number): Promise<Merchant | undefined> {
+    return this.#cache ? this.#cache.get(merchantid, () => this.#read(merchantid)) : this.#read(merchantid);
+  }
+
+  /** Forgets every cached merchant (after a reset or an import replaced the table). */
+  forgetCache(): void {
+    this.#cache?.clear();
+  }
+
+  async #read(merchantid: number): Promise<Merchant | undefined> {
     const row = (await this.#byId(this.#db, merchantid)).rows[0];
     return row ? toMerchant(row) : undefined;
   }
@@ -35,16 +55,25 @@ export class MerchantStore {
       three_d_secure: m.threeDSecure ? 1 : 0,
       status: m.status,
     };
-    await this.#db
-      .insertInto('payments_merchants')
-      .values({ merchantid: m.merchantid, ...values, created_at: nowMs })
-      .onConflict((oc) => oc.column('merchantid').doUpdateSet(values))
-      .execute();
+    try {
+      await this.#db
+        .insertInto('payments_merchants')
+        .values({ merchantid: m.merchantid, ...values, created_at: nowMs })
+        .onConflict((oc) => oc.column('merchantid').doUpdateSet(values))
+        .execute();
+    } finally {
+      // Also when the write failed: it may still have reached the table.
+      this.#cache?.forget(m.merchantid);
+    }
   }
 
   async delete(merchantid: number): Promise<boolean> {
-    const res = await this.#db.deleteFrom('payments_merchants').where('merchantid', '=', merchantid).executeTakeFirst();
-    return Number(res.numDeletedRows) > 0;
+    try {
+      const res = await this.#db.deleteFrom('payments_merchants').where('merchantid', '=', merchantid).executeTakeFirst();
+      return Number(res.numDeletedRows) > 0;
+    } finally {
+      this.#cache?.forget(merchantid);
+    }
   }
 
   /**
