@@ -38,6 +38,22 @@ for (const database of DATABASES) {
       assert.deepEqual(await metadata('nothing'), before);
     });
 
+    it('leaves updated_time alone on a metadata write or patch of an existing key, as Vault does', async () => {
+      await client.write('secret/data/stamped', { data: { a: 1 } });
+      const written = await metadata('stamped');
+      // The system clock moves on before the settings change.
+      await new Promise((r) => setTimeout(r, 5));
+      assert.equal((await v('secret/metadata/stamped', { body: { max_versions: 4, custom_metadata: { team: 'a' } } })).status, 204);
+      assert.equal((await v('secret/metadata/stamped', { method: 'PATCH', body: { cas_required: true }, headers: MERGE_PATCH })).status, 204);
+      const changed = await metadata('stamped');
+      assert.deepEqual([changed.max_versions, changed.cas_required, changed.custom_metadata], [4, true, { team: 'a' }]);
+      assert.deepEqual([changed.updated_time, changed.created_time], [written.updated_time, written.created_time]);
+      // A key made by a metadata write is stamped with that moment.
+      assert.equal((await v('secret/metadata/stamped-new', { body: { max_versions: 2 } })).status, 204);
+      const made = await metadata('stamped-new');
+      assert.equal(made.updated_time, made.created_time);
+    });
+
     it('warns when cas_required is set false on a key while the engine requires check-and-set', async () => {
       assert.equal((await v('sys/mounts/kv-cas', { body: { type: 'kv', options: { version: '2' } } })).status, 204);
       await client.write('kv-cas/config', { cas_required: true });

@@ -219,8 +219,8 @@ export function kvV2(ctx: BackendContext): Backend {
         const merged = (patch ? mergePatch(meta.custom_metadata ?? {}, custom) : custom) as Record<string, string>;
         meta.custom_metadata = Object.keys(merged).length ? merged : null;
       }
-      meta.updated_time = new Date(now()).toISOString();
-      // Versions beyond a lowered max_versions stay until the next data write, as in Vault.
+      // As in Vault, updated_time is a key's last data write (or its creation here): settings leave it alone. Versions
+      // beyond a lowered max_versions stay until the next data write.
       return { ops: [{ key: `meta/${key}`, value: meta }], result: null };
     });
     // The key keeps the setting, but the engine's cas_required still applies to it.
