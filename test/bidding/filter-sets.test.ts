@@ -210,6 +210,21 @@ for (const database of DATABASES) {
       assert.deepEqual(await names(TOKENS.bidder, 'bidders/1000'), ['bidders/1000/filterSets/b1', 'bidders/1000/filterSets/guarded']);
     });
 
+    it('refuses relative date ranges reaching back more than 30 days, as the real API, and stores nothing', async () => {
+      const owner = 'bidders/1000/accounts/1001';
+      const before = await names(TOKENS.bidder, owner);
+      for (const relativeDateRange of [{ durationDays: 31 }, { durationDays: 20, offsetDays: 11 }, { durationDays: 1, offsetDays: 30 }]) {
+        const res = await api(TOKENS.bidder, 'POST', `${owner}/filterSets`, { name: `${owner}/filterSets/too-far`, relativeDateRange });
+        assert.equal(res.status, 400, JSON.stringify(relativeDateRange));
+        const message = 'relativeDateRange must lie within the last 30 days: offsetDays + durationDays must be at most 30.';
+        assert.deepEqual(res.body, { error: { code: 400, message, status: 'INVALID_ARGUMENT', errors: [{ domain: 'global', reason: 'invalid', message }] } });
+      }
+      assert.deepEqual(await names(TOKENS.bidder, owner), before);
+      const edge = { name: `${owner}/filterSets/edge`, relativeDateRange: { durationDays: 10, offsetDays: 20 } };
+      assert.equal((await api(TOKENS.bidder, 'POST', `${owner}/filterSets`, edge)).status, 200);
+      assert.equal((await api(TOKENS.bidder, 'DELETE', edge.name)).status, 200);
+    });
+
     it('refuses a duplicate name with ALREADY_EXISTS and keeps the first', async () => {
       const first = { name: 'bidders/1000/filterSets/dup', ...range, environment: 'WEB' };
       assert.equal((await api(TOKENS.bidder, 'POST', 'bidders/1000/filterSets', first)).status, 200);
