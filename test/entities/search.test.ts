@@ -70,6 +70,18 @@ for (const database of DATABASES) {
       assert.equal(res.body.itemListElement[0].result.name, '東京');
     });
 
+    it('answers a language tag with a region in its primary language when the entity has no text under the tag', async () => {
+      let res = await search('query=paris&languages=fr-FR&limit=1');
+      assert.equal(res.status, 200);
+      assert.equal(res.body.itemListElement[0].result.name, 'Paris');
+      assert.equal(res.body.itemListElement[0].result.description, 'Capitale de la France');
+      res = await search('ids=/g/twin_paris&languages=en-GB&languages=fr-CA');
+      assert.deepEqual(res.body.itemListElement[0].result.name, [
+        { '@language': 'en-GB', '@value': 'Paris' },
+        { '@language': 'fr-CA', '@value': 'Paris' },
+      ]);
+    });
+
     it('limits results and indents on request', async () => {
       const res = await call(`${base}/v1/entities:search?key=${DEV_API_KEY}&query=paris&limit=1&indent=true&prettyPrint=false`);
       assert.equal(res.body.itemListElement.length, 1);
@@ -96,13 +108,24 @@ for (const database of DATABASES) {
         assert.equal(res.body.error.status, 'INVALID_ARGUMENT');
         assert.match(res.body.error.message, message, query);
       }
-      let res = await call(`${base}/v1/entities:search?query=paris`);
-      assert.equal(res.status, 401);
-      res = await call(`${base}/v1/entities:search?query=paris&key=wrong-key`);
+      let res = await call(`${base}/v1/entities:search?query=paris&key=wrong-key`);
       assert.equal(res.status, 400);
       assert.match(res.body.error.message, /API key not valid/);
       res = await call(`${base}/v1/entities:search?key=${DEV_API_KEY}&query=paris`, { method: 'GET', headers: { 'content-type': 'text/plain' }, raw: undefined });
       assert.equal(res.status, 200);
+    });
+
+    it('answers a request without an API key or token with 403 PERMISSION_DENIED, as an API-key API does', async () => {
+      for (const url of [`${base}/v1/entities:search?query=paris`, `${base}/v1/entities:search?key=&query=paris`]) {
+        const res = await call(url);
+        assert.equal(res.status, 403, url);
+        assert.deepEqual(res.body.error, {
+          code: 403,
+          message: 'The request is missing a valid API key.',
+          status: 'PERMISSION_DENIED',
+          errors: [{ domain: 'global', reason: 'forbidden', message: 'The request is missing a valid API key.' }],
+        });
+      }
     });
 
     it('loads, replaces and deletes entities through the admin API; bad documents change nothing', async () => {

@@ -1,6 +1,7 @@
 // The JSON-LD answer: an ItemList of EntitySearchResult, texts as plain strings for one language and as
 // language-tagged values for several.
 import { withThing, type Entity } from './entity.ts';
+import { textFor } from './language.ts';
 
 export const CONTEXT = {
   '@vocab': 'http://schema.org/',
@@ -15,10 +16,13 @@ type Localised<T> = T | Array<{ '@language': string; '@value': T }>;
 
 function localise<T>(values: Record<string, T> | undefined, languages: string[]): Localised<T> | undefined {
   if (!values) return undefined;
-  const present = languages.filter((l) => values[l] !== undefined);
+  const present = languages.flatMap((l) => {
+    const value = textFor(values, l);
+    return value === undefined ? [] : [{ '@language': l, '@value': value }];
+  });
   if (present.length === 0) return undefined;
-  if (languages.length === 1) return values[present[0]];
-  return present.map((l) => ({ '@language': l, '@value': values[l] }));
+  if (languages.length === 1) return present[0]['@value'];
+  return present;
 }
 
 export function renderResult(entity: Entity, score: number, languages: string[]) {

@@ -4,10 +4,12 @@ import { documented } from '../../../core/http/documented.ts';
 import { authenticateGoogle, invalidArgument, refuseUnknownParameters } from '../../../core/google/index.ts';
 import type { ServiceContext } from '../../../core/service.ts';
 import { parseEntityId, type Entity } from '../domain/entity.ts';
+import { matchedLanguages } from '../domain/language.ts';
 import { matchWeight } from '../domain/match.ts';
 import { byScore, scoreOf } from '../domain/rank.ts';
 import { renderList, renderResult } from '../domain/render.ts';
 import type { EntityGraph, Ranked } from '../graph.ts';
+import { requireSomeCredential } from './credential.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, SearchQuery } from './schemas/search.ts';
 
 export { DEFAULT_LIMIT, MAX_LIMIT };
@@ -28,6 +30,7 @@ function booleanParam(name: string, raw: unknown): boolean {
 
 export function searchRoute(app: FastifyInstance, ctx: ServiceContext, graph: EntityGraph): void {
   app.get('/v1/entities::search', documented({ querystring: SearchQuery }), async (req, reply) => {
+    requireSomeCredential(req);
     await authenticateGoogle(req, ctx.identity, { scopes: ['cloud-platform'], apiKey: true });
     if (req.headers['content-length'] && req.headers['content-length'] !== '0') {
       throw invalidArgument('The request body must be empty.');
@@ -47,6 +50,7 @@ export function searchRoute(app: FastifyInstance, ctx: ServiceContext, graph: En
     const languages = list(q.languages).flatMap((l) => l.split(',')).map((l) => l.trim()).filter(Boolean);
     for (const l of languages) if (!/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(l)) throw invalidArgument(`Invalid language code: ${l}`, 'languages');
     const langs = languages.length ? [...new Set(languages)] : ['en'];
+    const matched = matchedLanguages(langs);
     const types = [...new Set(list(q.types).flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean))];
     const ids = list(q.ids).map((raw) => {
       const id = parseEntityId(raw);
@@ -57,8 +61,8 @@ export function searchRoute(app: FastifyInstance, ctx: ServiceContext, graph: En
     if (indent) reply.serializer((p: unknown) => JSON.stringify(p, null, 2));
 
     const ranked = ids.length
-      ? byIds(await graph.documents([...new Set(ids)]), { query, langs, types, prefix })
-      : await graph.search({ query: query!, prefix, languages: langs, types, limit });
+      ? byIds(await graph.documents([...new Set(ids)]), { query, langs: matched, types, prefix })
+      : await graph.search({ query: query!, prefix, languages: matched, types, limit });
     return renderList(ranked.slice(0, limit).map((r) => renderResult(r.entity, r.score, langs)));
   });
 }
