@@ -243,7 +243,7 @@ export class Runtime {
 
   /** Writes manual time to the database now (it is also written on every change, in the background). */
   async persistClock(): Promise<void> {
-    if (this.clock.mode === 'manual') await saveClock(this.db, this.clock.now(), this.options.clockStart);
+    if (this.clock.mode === 'manual') await saveClockInOrder(this.db, this.clock.now(), this.options.clockStart);
   }
 
   /** After an import replaced state underneath the services: principals seeded again, each service started again on it. */
@@ -335,10 +335,23 @@ async function restoreClock(db: Database, options: RuntimeOptions): Promise<Cloc
   const configured = options.clockStart;
   const start = saved && (configured === undefined || configured === saved.start) ? saved.now : (configured ?? Date.now());
   const clock = new ManualClock(start);
-  const save = (now: number) => saveClock(db, now, configured);
+  const save = (now: number) => saveClockInOrder(db, now, configured);
   await save(start);
   clock.onChange((now) => void save(now).catch(() => undefined));
   return clock;
+}
+
+/**
+ * The last save of each database's manual time. Saves run one after another in the order they were asked: on a
+ * PostgreSQL pool two could otherwise commit out of order, and a restart resume an earlier time than the last one set.
+ */
+const lastClockSave = new WeakMap<Database, Promise<void>>();
+
+function saveClockInOrder(db: Database, now: number, start?: number): Promise<void> {
+  const previous = lastClockSave.get(db) ?? Promise.resolve();
+  const save = previous.catch(() => undefined).then(() => saveClock(db, now, start));
+  lastClockSave.set(db, save);
+  return save;
 }
 
 async function saveClock(db: Database, now: number, start?: number): Promise<void> {

@@ -30,6 +30,15 @@ for (const database of DATABASES) {
       assert.equal(res.body.now, '2026-02-01T00:00:00.000Z');
     });
 
+    it('resumes the last time set after a restart, however many moves came together', async () => {
+      const moves = await Promise.all(Array.from({ length: 20 }, () => call(`${t.adminUrl}/clock`, { body: { advance: '1m' } })));
+      assert.ok(moves.every((m) => m.status === 200));
+      assert.equal((await call(`${t.adminUrl}/clock`)).body.now, '2026-02-01T00:20:00.000Z');
+      await t.restart();
+      assert.equal((await call(`${t.adminUrl}/clock`)).body.now, '2026-02-01T00:20:00.000Z');
+      assert.equal((await call(`${t.adminUrl}/clock`, { body: { set: '2026-02-01T00:00:00Z' } })).status, 200);
+    });
+
     it('rejects bad clock moves without moving time', async () => {
       for (const body of [{}, { advance: 'soon' }, { advance: -5 }, { set: 'yesterday' }, { extra: 1 }]) {
         const res = await call(`${t.adminUrl}/clock`, { body });
