@@ -12,6 +12,12 @@ export interface GoogleAuthRule {
   scopes: string[];
   /** Whether an API key alone is enough. */
   apiKey: boolean;
+  /**
+   * How a request without any credential (none given, or each one empty) is refused: by default as an OAuth API does
+   * (401 UNAUTHENTICATED); `'apiKey'`, as Google refuses it on an API-key API (403 "The request is missing a valid API
+   * key.").
+   */
+  missingCredential?: 'oauth' | 'apiKey';
 }
 
 export interface GoogleCaller extends Resolved {
@@ -23,8 +29,13 @@ const MISSING =
 const INVALID_TOKEN =
   'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.';
 
+const MISSING_KEY = 'The request is missing a valid API key.';
+
 export async function authenticateGoogle(req: FastifyRequest, identity: Identity, rule: GoogleAuthRule): Promise<GoogleCaller> {
   const query = req.query as Record<string, unknown>;
+  if (rule.missingCredential === 'apiKey' && ![query.key, query.access_token, query.oauth_token, req.headers.authorization, req.headers['x-goog-api-key']].some(given)) {
+    throw new GoogleError(403, MISSING_KEY, { reason: 'forbidden', rpcStatus: 'PERMISSION_DENIED' });
+  }
   const bearer = bearerOf(req) ?? stringParam(query.access_token) ?? stringParam(query.oauth_token);
   const key = stringParam(query.key) ?? headerValue(req.headers['x-goog-api-key']);
   if (bearer !== undefined) {
@@ -65,5 +76,7 @@ function bearerOf(req: FastifyRequest): string | undefined {
   return m ? m[1] : '';
 }
 
+/** A credential's value is given when it is a non-empty string (or a list holding one). */
+const given = (v: unknown): boolean => (Array.isArray(v) ? v.some(given) : typeof v === 'string' && v !== '');
 const headerValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 const stringParam = (v: unknown): string | undefined => (Array.isArray(v) ? stringParam(v[0]) : typeof v === 'string' ? v : undefined);

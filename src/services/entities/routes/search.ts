@@ -9,7 +9,6 @@ import { matchWeight } from '../domain/match.ts';
 import { byScore, scoreOf } from '../domain/rank.ts';
 import { renderList, renderResult } from '../domain/render.ts';
 import type { EntityGraph, Ranked } from '../graph.ts';
-import { requireSomeCredential } from './credential.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, SearchQuery } from './schemas/search.ts';
 
 export { DEFAULT_LIMIT, MAX_LIMIT };
@@ -30,8 +29,8 @@ function booleanParam(name: string, raw: unknown): boolean {
 
 export function searchRoute(app: FastifyInstance, ctx: ServiceContext, graph: EntityGraph): void {
   app.get('/v1/entities::search', documented({ querystring: SearchQuery }), async (req, reply) => {
-    requireSomeCredential(req);
-    await authenticateGoogle(req, ctx.identity, { scopes: ['cloud-platform'], apiKey: true });
+    // Knowledge Graph Search is an API-key API: a request with no credential is refused as Google refuses it there.
+    await authenticateGoogle(req, ctx.identity, { scopes: ['cloud-platform'], apiKey: true, missingCredential: 'apiKey' });
     if (req.headers['content-length'] && req.headers['content-length'] !== '0') {
       throw invalidArgument('The request body must be empty.');
     }
