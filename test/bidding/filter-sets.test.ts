@@ -36,16 +36,18 @@ for (const database of DATABASES) {
       return (res.body.filterSets ?? []).map((f: { name: string }) => f.name);
     };
 
-    it('creates, gets, lists and deletes at bidder level; create answers the submitted filter set', async () => {
+    it('creates, gets, lists and deletes at bidder level; create answers the filter set as get does, with its id', async () => {
       const body = { name: 'bidders/1000/filterSets/weekly', ...range, format: 'DISPLAY', platforms: ['MOBILE', 'TABLET'], timeSeriesGranularity: 'DAILY' };
-      let res = await api(TOKENS.bidder, 'POST', 'bidders/1000/filterSets', body);
+      // filterSetId is output only: a value sent on create is ignored.
+      let res = await api(TOKENS.bidder, 'POST', 'bidders/1000/filterSets', { ...body, filterSetId: '999' });
       assert.equal(res.status, 200, res.text);
-      assert.deepEqual(res.body, body);
+      const created = res.body;
+      assert.match(created.filterSetId, /^\d+$/);
+      assert.notEqual(created.filterSetId, '999');
+      assert.deepEqual(created, { ...body, filterSetId: created.filterSetId });
       res = await api(TOKENS.bidder, 'GET', 'bidders/1000/filterSets/weekly');
       assert.equal(res.status, 200);
-      assert.match(res.body.filterSetId, /^\d+$/);
-      const { filterSetId: _id, ...rest } = res.body;
-      assert.deepEqual(rest, body);
+      assert.deepEqual(res.body, created);
       res = await api(TOKENS.bidder, 'GET', 'bidders/1000/filterSets');
       assert.deepEqual(res.body.filterSets.map((f: { name: string }) => f.name), ['bidders/1000/filterSets/weekly']);
       assert.match(res.body.filterSets[0].filterSetId, /^\d+$/);
@@ -225,6 +227,34 @@ for (const database of DATABASES) {
       assert.equal((await api(TOKENS.bidder, 'DELETE', edge.name)).status, 200);
     });
 
+    it('refuses absolute ranges outside the 30 days up to today and realtime ranges starting later than now, and stores nothing', async () => {
+      // Now is 2026-01-10 12:30 in Pacific time: the window runs from 2025-12-11 to 2026-01-10.
+      const owner = 'bidders/1000/accounts/1001';
+      const before = await names(TOKENS.bidder, owner);
+      const day = (year: number, month: number, d: number) => ({ year, month, day: d });
+      const windowMessage = 'absoluteDateRange must lie within the 30 days up to today: from 2025-12-11 to 2026-01-10.';
+      const refusals: Array<[Record<string, unknown>, string]> = [
+        [{ absoluteDateRange: { startDate: day(2025, 12, 10), endDate: day(2025, 12, 20) } }, windowMessage],
+        [{ absoluteDateRange: { startDate: day(2026, 1, 9), endDate: day(2026, 1, 11) } }, windowMessage],
+        [{ absoluteDateRange: { startDate: day(2025, 1, 1), endDate: day(2025, 1, 31) } }, windowMessage],
+        [{ realtimeTimeRange: { startTimestamp: '2026-01-10T20:31:00Z' } }, 'realtimeTimeRange.startTimestamp must not be in the future.'],
+      ];
+      for (const [range, message] of refusals) {
+        const res = await api(TOKENS.bidder, 'POST', `${owner}/filterSets`, { name: `${owner}/filterSets/out-of-window`, ...range });
+        assert.equal(res.status, 400, JSON.stringify(range));
+        assert.deepEqual(res.body, { error: { code: 400, message, status: 'INVALID_ARGUMENT', errors: [{ domain: 'global', reason: 'invalid', message }] } });
+      }
+      assert.deepEqual(await names(TOKENS.bidder, owner), before);
+      for (const [id, range] of [
+        ['window-edges', { absoluteDateRange: { startDate: day(2025, 12, 11), endDate: day(2026, 1, 10) } }],
+        ['realtime-now', { realtimeTimeRange: { startTimestamp: '2026-01-10T20:30:00Z' } }],
+      ] as const) {
+        const res = await api(TOKENS.bidder, 'POST', `${owner}/filterSets`, { name: `${owner}/filterSets/${id}`, ...range });
+        assert.equal(res.status, 200, res.text);
+        assert.equal((await api(TOKENS.bidder, 'DELETE', `${owner}/filterSets/${id}`)).status, 200);
+      }
+    });
+
     it('refuses a duplicate name with ALREADY_EXISTS and keeps the first', async () => {
       const first = { name: 'bidders/1000/filterSets/dup', ...range, environment: 'WEB' };
       assert.equal((await api(TOKENS.bidder, 'POST', 'bidders/1000/filterSets', first)).status, 200);
@@ -289,7 +319,7 @@ for (const database of DATABASES) {
       const owner = 'bidders/1000/accounts/1001';
       let res = await api(TOKENS.child, 'POST', `${owner}/filterSets?isTransient=true`, { name: `${owner}/filterSets/short`, ...range });
       assert.equal(res.status, 200);
-      assert.deepEqual(res.body, { name: `${owner}/filterSets/short`, ...range });
+      assert.deepEqual(res.body, { name: `${owner}/filterSets/short`, ...range, filterSetId: res.body.filterSetId });
       assert.equal((await api(TOKENS.child, 'POST', `${owner}/filterSets?isTransient=false`, { name: `${owner}/filterSets/kept`, ...range })).status, 200);
       const jobs = await call(`${t.adminUrl}/jobs`);
       if (jobs.status === 200) assert.ok(JSON.stringify(jobs.body).includes('short'));
@@ -340,6 +370,19 @@ for (const database of DATABASES) {
       const res = await api(TOKENS.bidder, 'GET', 'bidders/1000/filterSets/b1');
       assert.equal(res.status, 404, res.text);
       assert.equal(res.body.error.status, 'NOT_FOUND');
+    });
+
+    // Last: it moves the clock by a day.
+    it('answers FAILED_PRECONDITION for the metrics of an absolute range once today is more than 30 days after its start', async () => {
+      const name = 'bidders/1000/filterSets/aging';
+      const body = { name, absoluteDateRange: { startDate: { year: 2025, month: 12, day: 11 }, endDate: { year: 2025, month: 12, day: 12 } } };
+      assert.equal((await api(TOKENS.bidder, 'POST', 'bidders/1000/filterSets', body)).status, 200);
+      assert.equal((await api(TOKENS.bidder, 'GET', `${name}/bidMetrics`)).status, 200, 'on the 30th day after its start');
+      assert.equal((await call(`${t.adminUrl}/clock`, { body: { advance: '1d' } })).status, 200);
+      const res = await api(TOKENS.bidder, 'GET', `${name}/bidMetrics`);
+      const message = "The filter set's absoluteDateRange starts more than 30 days before today; metrics cover only the last 30 days.";
+      assert.deepEqual([res.status, res.body.error.status, res.body.error.message], [400, 'FAILED_PRECONDITION', message]);
+      assert.equal((await api(TOKENS.bidder, 'GET', name)).status, 200, 'the filter set itself stays readable');
     });
   });
 }

@@ -149,7 +149,7 @@ for (const database of DATABASES) {
     it('answers no rows when nothing matches, and {} for zero metrics', async () => {
       const rows = await createAndList(TOKENS.bidder, 'bidders/1000/accounts/1001', 'nothing', { relativeDateRange: { durationDays: 7 }, creativeId: 'no-such-creative' });
       assert.deepEqual(rows, []);
-      const past = await createAndList(TOKENS.bidder, 'bidders/1000', 'past', { absoluteDateRange: { startDate: { year: 2025, month: 1, day: 1 }, endDate: { year: 2025, month: 1, day: 31 } } });
+      const past = await createAndList(TOKENS.bidder, 'bidders/1000', 'past', { absoluteDateRange: { startDate: { year: 2025, month: 12, day: 15 }, endDate: { year: 2025, month: 12, day: 31 } } });
       assert.deepEqual(past, []);
       const some = await createAndList(TOKENS.bidder, 'bidders/1000', 'hourly-all', { relativeDateRange: { durationDays: 7 }, timeSeriesGranularity: 'HOURLY' });
       const zeroMetric = some.flatMap((r) => Object.entries(r).filter(([k, v]) => k !== 'rowDimensions' && (v as { value?: string }).value === undefined));
@@ -172,6 +172,15 @@ for (const database of DATABASES) {
       const bad = await api(TOKENS.bidder, 'GET', `${name}/bidMetrics?pageToken=${encodeURIComponent('eyJwIjoxfQ')}`);
       assert.equal(bad.status, 400);
       assert.equal((await api(TOKENS.bidder, 'GET', 'bidders/1000/filterSets/missing/bidMetrics')).status, 404);
+
+      // A token belongs to the filter set, not to its name: one deleted and made again under the name starts anew.
+      const second = (await api(TOKENS.bidder, 'GET', `${name}/bidMetrics?pageSize=7`)).body.nextPageToken;
+      assert.equal((await api(TOKENS.bidder, 'DELETE', name)).status, 200);
+      const again = await createAndList(TOKENS.bidder, 'bidders/1000', 'hourly-all', { relativeDateRange: { durationDays: 7 }, timeSeriesGranularity: 'HOURLY' });
+      assert.deepEqual(again, full);
+      const stale = await api(TOKENS.bidder, 'GET', `${name}/bidMetrics?pageSize=7&pageToken=${second}`);
+      assert.equal(stale.status, 400);
+      assert.equal(stale.body.error.message, 'Invalid page token.');
     });
 
     it('refuses invalid events and stores none of a bad batch', async () => {
@@ -202,7 +211,8 @@ for (const database of DATABASES) {
       const bidder = client(TOKENS.bidder);
       const requestBody = { name: 'bidders/1000/filterSets/gapi', relativeDateRange: { durationDays: 7 }, environment: 'WEB' };
       const created = await bidder.bidders.filterSets.create({ ownerName: 'bidders/1000', isTransient: true, requestBody });
-      assert.deepEqual(created.data, requestBody);
+      // filterSetId (the spec's numeric id) is not in the client's current FilterSet type.
+      assert.deepEqual(created.data, { ...requestBody, filterSetId: (created.data as { filterSetId?: string }).filterSetId });
       const got = await bidder.bidders.filterSets.get({ name: 'bidders/1000/filterSets/gapi' });
       assert.equal(got.data.environment, 'WEB');
       const listed = await bidder.bidders.filterSets.list({ ownerName: 'bidders/1000', pageSize: 100 });

@@ -101,9 +101,9 @@ export class BiddingStore {
     this.#filterSets?.clear();
   }
 
-  /** Inserts a filter set; a unique violation (duplicate name) propagates to the caller. */
-  async insertFilterSet(input: { name: string; owner: string; body: Record<string, unknown>; transient: boolean; expiresAt: number | null; createdAt: number }): Promise<void> {
-    await this.#database.write((tx) =>
+  /** Inserts a filter set and answers its id; a unique violation (duplicate name) propagates to the caller. */
+  async insertFilterSet(input: { name: string; owner: string; body: Record<string, unknown>; transient: boolean; expiresAt: number | null; createdAt: number }): Promise<number> {
+    const row = await this.#database.write((tx) =>
       tx
         .insertInto('bidding_filter_sets')
         .values({
@@ -114,9 +114,11 @@ export class BiddingStore {
           expires_at: input.expiresAt,
           created_at: input.createdAt,
         })
-        .execute(),
+        .returning('id')
+        .executeTakeFirstOrThrow(),
     );
     this.#filterSets?.forget(input.name);
+    return Number(row.id);
   }
 
   /** The live filter set of this name (a transient one past its expiry counts as gone). */

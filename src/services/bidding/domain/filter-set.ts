@@ -56,8 +56,6 @@ const FIELDS = new Set([
   'breakdownDimensions',
 ]);
 const RANGES = ['relativeDateRange', 'absoluteDateRange', 'realtimeTimeRange'] as const;
-/** How far back a relative range may reach on create: the real API serves the last 30 days (offset + duration <= 30). */
-const MAX_RELATIVE_DAYS = 30;
 
 const bad = (message: string) => invalidArgument(message);
 const unknownName = (name: string, at: string) => bad(`Invalid JSON payload received. Unknown name "${name}" at '${at}': Cannot find field.`);
@@ -81,8 +79,7 @@ export function parseFilterSet(body: unknown, owner?: Owner): FilterSetQuery {
   if (owner && ownerName(parsed.owner) !== ownerName(owner)) {
     throw bad(`Filter set name "${fs.name}" does not belong to the owner ${ownerName(owner)} it is created under.`);
   }
-  // The relative-range limit binds creation only: a stored filter set stays readable whatever its range.
-  const query: FilterSetQuery = { name: fs.name, owner: parsed.owner, range: timeRange(fs, owner !== undefined) };
+  const query: FilterSetQuery = { name: fs.name, owner: parsed.owner, range: timeRange(fs) };
   // Output only: accepted (a client may send back what it listed) when it is an int64, and never stored.
   if (fs.filterSetId !== undefined && fs.filterSetId !== null && !isInt64(fs.filterSetId)) {
     throw badValue('filter_set.filter_set_id', 'TYPE_INT64', fs.filterSetId);
@@ -139,7 +136,7 @@ export function parseFilterSet(body: unknown, owner?: Owner): FilterSetQuery {
   return query;
 }
 
-function timeRange(fs: Record<string, unknown>, creating: boolean): TimeRange {
+function timeRange(fs: Record<string, unknown>): TimeRange {
   const given = RANGES.filter((r) => fs[r] !== undefined && fs[r] !== null);
   if (given.length === 0) throw bad('A time range is required: set exactly one of relativeDateRange, absoluteDateRange or realtimeTimeRange.');
   if (given.length > 1) throw bad(`Only one time range may be set, got ${given.join(' and ')}.`);
@@ -151,9 +148,6 @@ function timeRange(fs: Record<string, unknown>, creating: boolean): TimeRange {
     const offsetDays = int('filter_set.relative_date_range.offset_days', value.offsetDays ?? 0);
     if (durationDays < 1) throw bad('relativeDateRange.durationDays must be a positive number of days.');
     if (offsetDays < 0) throw bad('relativeDateRange.offsetDays must not be negative.');
-    if (creating && durationDays + offsetDays > MAX_RELATIVE_DAYS) {
-      throw bad(`relativeDateRange must lie within the last ${MAX_RELATIVE_DAYS} days: offsetDays + durationDays must be at most ${MAX_RELATIVE_DAYS}.`);
-    }
     return { kind: 'relative', durationDays, offsetDays };
   }
   if (which === 'absoluteDateRange') {

@@ -44,3 +44,39 @@ export function dayOf(ms: number, zone: string): Interval {
   const date = localDate(ms, zone);
   return { start: dayStart(date, zone), end: dayStart(addDays(date, 1), zone) };
 }
+
+/**
+ * The real API serves the 30 days up to today. A new filter set's range must lie in them: a relative range by
+ * offsetDays + durationDays <= 30, an absolute one from 30 days before today to today; a realtime range may not start
+ * in the future. Answers what is wrong, or undefined. A stored filter set stays readable whatever its range.
+ */
+export const WINDOW_DAYS = 30;
+
+const dateKey = (d: CalendarDate) => d.year * 10_000 + d.month * 100 + d.day;
+const normalised = (d: CalendarDate): CalendarDate => {
+  const at = new Date(Date.UTC(d.year, d.month - 1, d.day));
+  return { year: at.getUTCFullYear(), month: at.getUTCMonth() + 1, day: at.getUTCDate() };
+};
+const show = (d: CalendarDate) => `${String(d.year).padStart(4, '0')}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
+
+export function creationWindowProblem(range: TimeRange, now: number, zone: string): string | undefined {
+  if (range.kind === 'relative') {
+    if (range.durationDays + range.offsetDays <= WINDOW_DAYS) return undefined;
+    return `relativeDateRange must lie within the last ${WINDOW_DAYS} days: offsetDays + durationDays must be at most ${WINDOW_DAYS}.`;
+  }
+  if (range.kind === 'realtime') {
+    return range.startMs > now ? 'realtimeTimeRange.startTimestamp must not be in the future.' : undefined;
+  }
+  const today = localDate(now, zone);
+  const earliest = normalised(addDays(today, -WINDOW_DAYS));
+  if (dateKey(range.start) < dateKey(earliest) || dateKey(range.end) > dateKey(today)) {
+    return `absoluteDateRange must lie within the ${WINDOW_DAYS} days up to today: from ${show(earliest)} to ${show(today)}.`;
+  }
+  return undefined;
+}
+
+/** An absolute range fails once today is more than 30 days after its start date, as the real API documents. */
+export function absoluteRangeTooOld(range: TimeRange, now: number, zone: string): boolean {
+  if (range.kind !== 'absolute') return false;
+  return dateKey(normalised(addDays(range.start, WINDOW_DAYS))) < dateKey(localDate(now, zone));
+}

@@ -1,10 +1,11 @@
 // filterSets.create, get, list and delete, at both levels.
 import type { FastifyRequest } from 'fastify';
-import { alreadyExists, decodePageToken, encodePageToken, notFound, pageSize } from '../../../core/google/index.ts';
+import { alreadyExists, decodePageToken, encodePageToken, invalidArgument, notFound, pageSize } from '../../../core/google/index.ts';
 import { isUniqueViolation } from '../../../core/db/dialect.ts';
 import type { Bidding } from '../bidding.ts';
 import { parseFilterSet } from '../domain/filter-set.ts';
 import { ownerName, type Owner } from '../domain/names.ts';
+import { creationWindowProblem } from '../domain/time-range.ts';
 import type { StoredFilterSet } from '../store.ts';
 import { boolParam, queryOf } from './query.ts';
 
@@ -20,22 +21,24 @@ export async function createFilterSet(req: FastifyRequest, b: Bidding, owner: Ow
   const query = queryOf(req, ['isTransient']);
   const transient = boolParam(query.isTransient, 'isTransient', 'is_transient');
   const body = req.body;
-  parseFilterSet(body, owner);
-  const submitted = body as Record<string, unknown>;
-  const { filterSetId: _ignored, ...stored } = submitted;
+  const parsed = parseFilterSet(body, owner);
   const now = b.ctx.clock.now();
-  const name = submitted.name as string;
+  const outsideWindow = creationWindowProblem(parsed.range, now, b.timeZone);
+  if (outsideWindow) throw invalidArgument(outsideWindow);
+  // filterSetId is output only: the value sent is ignored, the answer carries the one given, as get answers it.
+  const { filterSetId: _ignored, ...stored } = body as Record<string, unknown>;
+  const name = parsed.name;
   // A transient filter set past its hour is gone even if its removal job has not run yet: free the name.
   await b.store.deleteExpired(name, now);
+  let id: number;
   try {
-    await b.store.insertFilterSet({ name, owner: ownerName(owner), body: stored, transient, expiresAt: transient ? now + TRANSIENT_MS : null, createdAt: now });
+    id = await b.store.insertFilterSet({ name, owner: ownerName(owner), body: stored, transient, expiresAt: transient ? now + TRANSIENT_MS : null, createdAt: now });
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyExists(`Filter set ${name} already exists.`);
     throw err;
   }
   if (transient) await b.ctx.jobs.schedule({ service: 'bidding', kind: EXPIRE_JOB, runAt: now + TRANSIENT_MS, payload: { name }, key: expireJobKey(name) });
-  // The response equals the submitted filter set.
-  return submitted;
+  return view({ id, body: stored });
 }
 
 export async function getFilterSet(req: FastifyRequest, b: Bidding, name: string): Promise<unknown> {
@@ -66,4 +69,4 @@ export async function deleteFilterSet(req: FastifyRequest, b: Bidding, name: str
 }
 
 /** A stored filter set as get and list show it: as submitted, plus its numeric id. */
-const view = (fs: StoredFilterSet) => ({ ...fs.body, filterSetId: String(fs.id) });
+const view = (fs: Pick<StoredFilterSet, 'id' | 'body'>) => ({ ...fs.body, filterSetId: String(fs.id) });

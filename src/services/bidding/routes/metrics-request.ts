@@ -1,10 +1,10 @@
 // What every metrics list call shares: the filter set it names resolved to a store filter and an hour interval, and
 // offset pages bound to the call (a token from another collection, filter set or status is refused).
 import type { FastifyRequest } from 'fastify';
-import { decodePageToken, encodePageToken, notFound, pageSize } from '../../../core/google/index.ts';
+import { decodePageToken, encodePageToken, failedPrecondition, notFound, pageSize } from '../../../core/google/index.ts';
 import type { Bidding } from '../bidding.ts';
 import { parseFilterSet, type FilterSetQuery } from '../domain/filter-set.ts';
-import { resolveRange, type Interval } from '../domain/time-range.ts';
+import { WINDOW_DAYS, absoluteRangeTooOld, resolveRange, type Interval } from '../domain/time-range.ts';
 import type { MetricsFilter } from '../store.ts';
 import { queryOf } from './query.ts';
 
@@ -23,12 +23,16 @@ export interface MetricsRequest {
 export async function metricsRequest(req: FastifyRequest, b: Bidding, name: string, scope: string): Promise<MetricsRequest> {
   const query = queryOf(req, ['pageSize', 'pageToken']);
   const size = pageSize(query.pageSize, DEFAULT_PAGE, MAX_PAGE);
-  const tokenKey = `${scope}:${name}`;
-  const offset = query.pageToken ? Number(decodePageToken<number>(query.pageToken, tokenKey)) || 0 : 0;
   const now = b.ctx.clock.now();
   const stored = await b.store.getFilterSet(name, now);
   if (!stored) throw notFound();
+  // Bound to this filter set, not its name: a set deleted and made again under the name starts its pages anew.
+  const tokenKey = `${scope}:${name}:${stored.id}`;
+  const offset = query.pageToken ? Number(decodePageToken<number>(query.pageToken, tokenKey)) || 0 : 0;
   const filterSet = parseFilterSet(stored.body);
+  if (absoluteRangeTooOld(filterSet.range, now, b.timeZone)) {
+    throw failedPrecondition(`The filter set's absoluteDateRange starts more than ${WINDOW_DAYS} days before today; metrics cover only the last ${WINDOW_DAYS} days.`);
+  }
   const range = resolveRange(filterSet.range, now, b.timeZone);
   const filter: MetricsFilter = {
     // Bidder level: every account of the bidder; account level: the one account.
