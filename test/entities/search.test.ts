@@ -82,6 +82,19 @@ for (const database of DATABASES) {
       ]);
     });
 
+    it('reads language tags whatever their case (BCP 47) and answers them in their canonical case', async () => {
+      let res = await search('query=paris&languages=FR&limit=1');
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.itemListElement[0].result.description, 'Capitale de la France');
+      res = await search('ids=/g/twin_paris&languages=EN-gb&languages=fr');
+      assert.deepEqual(res.body.itemListElement[0].result.name, [
+        { '@language': 'en-GB', '@value': 'Paris' },
+        { '@language': 'fr', '@value': 'Paris' },
+      ]);
+      res = await search('ids=/g/twin_paris&languages=en,EN');
+      assert.equal(res.body.itemListElement[0].result.name, 'Paris', 'one language, named once');
+    });
+
     it('limits results and indents on request', async () => {
       const res = await call(`${base}/v1/entities:search?key=${DEV_API_KEY}&query=paris&limit=1&indent=true&prettyPrint=false`);
       assert.equal(res.body.itemListElement.length, 1);

@@ -4,7 +4,7 @@ import { documented } from '../../../core/http/documented.ts';
 import { authenticateGoogle, invalidArgument, refuseUnknownParameters } from '../../../core/google/index.ts';
 import type { ServiceContext } from '../../../core/service.ts';
 import { parseEntityId, type Entity } from '../domain/entity.ts';
-import { matchedLanguages } from '../domain/language.ts';
+import { canonicalTag, matchedLanguages } from '../domain/language.ts';
 import { matchWeight } from '../domain/match.ts';
 import { byScore, scoreOf } from '../domain/rank.ts';
 import { renderList, renderResult } from '../domain/render.ts';
@@ -46,8 +46,11 @@ export function searchRoute(app: FastifyInstance, ctx: ServiceContext, graph: En
       if (!/^-?\d+$/.test(limitRaw)) throw invalidArgument(`Invalid value at 'limit' (TYPE_INT32), "${limitRaw}"`, 'limit');
       if (limit < 1 || limit > MAX_LIMIT) throw invalidArgument(`limit must be between 1 and ${MAX_LIMIT}.`, 'limit');
     }
-    const languages = list(q.languages).flatMap((l) => l.split(',')).map((l) => l.trim()).filter(Boolean);
-    for (const l of languages) if (!/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(l)) throw invalidArgument(`Invalid language code: ${l}`, 'languages');
+    const languages = list(q.languages).flatMap((l) => l.split(',')).map((l) => l.trim()).filter(Boolean).map((l) => {
+      const tag = canonicalTag(l);
+      if (!tag) throw invalidArgument(`Invalid language code: ${l}`, 'languages');
+      return tag;
+    });
     const langs = languages.length ? [...new Set(languages)] : ['en'];
     const matched = matchedLanguages(langs);
     const types = [...new Set(list(q.types).flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean))];
