@@ -79,6 +79,24 @@ for (const database of DATABASES) {
       assert.deepEqual((await c.api(`/${MCA}/accounts`)).body, before.body);
     });
 
+    it('listlinks pages hold at least 5 links, as a smaller maxResults is raised to 5', async () => {
+      const content = c.client();
+      const newShop = async (name: string) => (await content.accounts.insert({ merchantId: MCA, requestBody: { name } })).data.id!;
+      const shop = await newShop('Linking shop');
+      const partners = [];
+      for (let i = 0; i < 6; i++) partners.push(await newShop(`Partner ${i}`));
+      for (const linkedAccountId of partners) {
+        await content.accounts.link({ merchantId: MCA, accountId: shop, requestBody: { action: 'request', linkType: 'channelPartner', linkedAccountId } });
+      }
+      const first = await content.accounts.listlinks({ merchantId: MCA, accountId: shop, maxResults: 2 });
+      assert.equal(first.data.links!.length, 5);
+      assert.ok(first.data.nextPageToken);
+      const rest = await content.accounts.listlinks({ merchantId: MCA, accountId: shop, maxResults: 2, pageToken: first.data.nextPageToken! });
+      assert.equal(rest.data.links!.length, 1);
+      assert.equal(rest.data.nextPageToken, undefined);
+      assert.deepEqual([...first.data.links!, ...rest.data.links!].map((l) => l.linkedAccountId).sort(), [...partners].sort());
+    });
+
     it('links: request from one side, seen pending from both, approved by the other, removed', async () => {
       const request = await c.api(`/${SUB}/accounts/${SUB}/link`, { body: { action: 'request', linkType: 'channelPartner', linkedAccountId: OTHER, services: ['shoppingAdsProductManagement'] } });
       assert.equal(request.status, 200);

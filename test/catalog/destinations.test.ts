@@ -73,7 +73,7 @@ for (const database of DATABASES) {
 
     it('refuses a datafeed target with an unknown destination, and stores nothing', async () => {
       const before = await c.api(`/${SUB}/datafeeds`);
-      const feed = (target: Record<string, unknown>) => ({ name: 'Destinations', fileName: 'destinations.txt', targets: [{ language: 'en', country: 'US' }, { language: 'en', country: 'GB', ...target }] });
+      const feed = (target: Record<string, unknown>) => ({ name: 'Destinations', fileName: 'destinations.txt', contentType: 'products', targets: [{ language: 'en', country: 'US' }, { language: 'en', country: 'GB', ...target }] });
       assertRefused(await c.api(`/${SUB}/datafeeds`, { body: feed({ includedDestinations: ['Moon'] }) }), 'datafeed.targets[1].includedDestinations[0]', 'Moon');
       assertRefused(await c.api(`/${SUB}/datafeeds`, { body: feed({ excludedDestinations: ['Free_listings', 'Moon'] }) }), 'datafeed.targets[1].excludedDestinations[1]', 'Moon');
       assert.deepEqual((await c.api(`/${SUB}/datafeeds`)).body, before.body);

@@ -115,7 +115,7 @@ for (const database of DATABASES) {
 
     it('refuses a datafeed target whose feed label differs from its country, or is badly formed', async () => {
       const before = await c.api(`/${SUB}/datafeeds`);
-      const feed = (targets: unknown[]) => ({ name: 'Labels', fileName: `labels-${targets.length}.txt`, targets });
+      const feed = (targets: unknown[]) => ({ name: 'Labels', fileName: `labels-${targets.length}.txt`, contentType: 'products', targets });
       const clash = await c.api(`/${SUB}/datafeeds`, { body: feed([{ language: 'en', country: 'US', feedLabel: 'WINTER' }]) });
       assert.equal(clash.status, 400);
       assert.match(clash.body.error.message, /datafeed\.targets\[0\]\.feedLabel .*datafeed\.targets\[0\]\.country .*same value/);

@@ -103,7 +103,7 @@ for (const database of DATABASES) {
       assert.equal((await content.products.get({ merchantId: SUB, productId: 'online:en:US:feed-1' })).data.price!.value, '12.00');
       assert.equal((await c.api(`/${SUB}/products/${encodeURIComponent('online:en:US:feed-2')}`)).status, 404);
 
-      const unreachable = await content.datafeeds.insert({ merchantId: SUB, requestBody: { name: 'Missing', fileName: 'missing.tsv', targets: [{ country: 'US', language: 'en' }], fetchSchedule: { fetchUrl: `${local.url}/missing.tsv` } } });
+      const unreachable = await content.datafeeds.insert({ merchantId: SUB, requestBody: { name: 'Missing', fileName: 'missing.tsv', contentType: 'products', targets: [{ country: 'US', language: 'en' }], fetchSchedule: { fetchUrl: `${local.url}/missing.tsv` } } });
       await content.datafeeds.fetchnow({ merchantId: SUB, datafeedId: unreachable.data.id! });
       await advance('1s');
       const failed = (await content.datafeedstatuses.list({ merchantId: SUB })).data.resources!.find((s) => s.datafeedId === unreachable.data.id)!;
@@ -118,6 +118,19 @@ for (const database of DATABASES) {
       assert.equal(removed.data.entries![0].errors, undefined);
       assert.equal(removed.data.entries![1].datafeed!.fetchSchedule!.fetchUrl, `${local.url}/feed.tsv`);
       assert.equal((await c.api(`/${SUB}/datafeeds/${unreachable.data.id}`)).status, 404);
+    });
+
+    it('a fetch schedule without a time zone runs at its hour in UTC', async () => {
+      const content = c.client();
+      const feed = await content.datafeeds.insert({
+        merchantId: SUB,
+        requestBody: { name: 'Zoneless feed', fileName: 'zoneless.tsv', contentType: 'products', targets: [{ country: 'US', language: 'en' }], fetchSchedule: { fetchUrl: `${local.url}/feed.tsv`, hour: 6 } },
+      });
+      assert.equal(feed.data.fetchSchedule!.timeZone, undefined);
+      const jobs = (await call(`${c.t.adminUrl}/jobs?service=catalog`)).body.jobs as Array<{ key: string; runAt: string }>;
+      const armed = jobs.find((j) => j.key === `catalog:datafeed-fetch:${SUB}:${feed.data.id}`)!;
+      assert.match(armed.runAt, /T06:00:00\.000Z$/);
+      await content.datafeeds.delete({ merchantId: SUB, datafeedId: feed.data.id! });
     });
 
     it('status changes are delivered as webhooks to the registered topic', async () => {

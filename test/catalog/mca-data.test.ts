@@ -30,7 +30,7 @@ for (const database of DATABASES) {
         [`/${MCA}/productstatuses`, {}],
         [`/${MCA}/productstatuses/${id}`, {}],
         [`/${MCA}/products/${id}/localinventory`, { body: { storeCode: 'store-1', availability: 'in stock' } }],
-        [`/${MCA}/datafeeds`, { body: { name: 'Feed', fileName: 'mca.txt', targets: [{ language: 'en', country: 'US' }] } }],
+        [`/${MCA}/datafeeds`, { body: { name: 'Feed', fileName: 'mca.txt', contentType: 'products', targets: [{ language: 'en', country: 'US' }] } }],
         [`/${MCA}/datafeeds`, {}],
         [`/${MCA}/datafeedstatuses`, {}],
         [`/${MCA}/collections`, {}],

@@ -61,7 +61,7 @@ for (const database of DATABASES) {
       assert.equal(account.properties.name.maxLength, 100);
       assert.deepEqual(account.properties.users.items.required, ['emailAddress']);
       const feed = bodyOf(`${P}/{merchantId}/datafeeds`, 'post');
-      assert.deepEqual([...feed.required].sort(), ['fileName', 'name', 'targets']);
+      assert.deepEqual([...feed.required].sort(), ['contentType', 'fileName', 'name', 'targets']);
       assert.equal(feed.properties.fetchSchedule.properties.hour.maximum, 23);
       assert.deepEqual(feed.properties.fetchSchedule.required, ['fetchUrl']);
       const local = bodyOf(`${P}/{merchantId}/products/{productId}/localinventory`, 'post');

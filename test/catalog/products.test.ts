@@ -137,7 +137,7 @@ for (const database of DATABASES) {
     it('insert and delete take a feedId only when it names a datafeed of the merchant; custombatch entries agree', async () => {
       const content = c.client();
       const feedOf = async (merchantId: string, fileName: string) =>
-        (await content.datafeeds.insert({ merchantId, requestBody: { name: 'Supplemental', fileName, targets: [{ language: 'en', country: 'US' }] } })).data.id!;
+        (await content.datafeeds.insert({ merchantId, requestBody: { name: 'Supplemental', fileName, contentType: 'products', targets: [{ language: 'en', country: 'US' }] } })).data.id!;
       const feedId = await feedOf(SUB, 'feed-id-own.txt');
       const elsewhere = (await content.accounts.insert({ merchantId: MCA, requestBody: { name: 'Feed shop' } })).data.id!;
       const foreignFeedId = await feedOf(elsewhere, 'feed-id-foreign.txt');

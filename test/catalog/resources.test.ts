@@ -47,6 +47,39 @@ for (const database of DATABASES) {
       assert.equal(batch.data.entries![0].regionalInventory!.regionId, 'west');
     });
 
+    it('inventory pickup comes as a method and an SLA together, a sale date with its sale price', async () => {
+      const content = c.client();
+      await content.products.insert({ merchantId: SUB, requestBody: product('pickup-1', { channel: 'local' }) });
+      const path = `/${SUB}/products/${encodeURIComponent('local:en:US:pickup-1')}`;
+      const stock = { storeCode: 'store-p', availability: 'in stock', quantity: 2 };
+      const localPending = async () =>
+        (await content.productstatuses.get({ merchantId: SUB, productId: 'local:en:US:pickup-1' })).data.destinationStatuses!.find((d) => d.destination === 'LocalInventoryAds')!.status;
+      assert.equal(await localPending(), 'pending');
+      for (const [body, missing] of [
+        [{ ...stock, pickupMethod: 'buy' }, 'localInventory.pickupSla'],
+        [{ ...stock, pickupSla: 'same day' }, 'localInventory.pickupMethod'],
+        [{ ...stock, salePriceEffectiveDate: '2026-01-01T00:00:00Z/2026-02-01T00:00:00Z' }, 'localInventory.salePrice'],
+      ] as const) {
+        const res = await c.api(`${path}/localinventory`, { body });
+        assert.equal(res.status, 400, JSON.stringify(body));
+        assert.deepEqual(res.body.error.errors[0], { domain: 'global', reason: 'required', message: `Required field missing: ${missing}` });
+      }
+      const regional = await c.api(`${path}/regionalinventory`, { body: { regionId: 'west', salePriceEffectiveDate: '2026-01-01T00:00:00Z/2026-02-01T00:00:00Z' } });
+      assert.equal(regional.status, 400);
+      assert.equal(regional.body.error.message, 'Required field missing: regionalInventory.salePrice');
+      const pos = await c.api(`/${MCA}/pos/${SUB}/inventory`, {
+        body: { storeCode: 'store-p', itemId: 'pickup-1', targetCountry: 'US', contentLanguage: 'en', price: { value: '5.00', currency: 'USD' }, quantity: '3', timestamp: '2026-01-01T10:00:00Z', pickupMethod: 'reserve' },
+      });
+      assert.equal(pos.status, 400);
+      assert.equal(pos.body.error.message, 'Required field missing: inventory.pickupSla');
+      // Nothing refused was stored: the product still waits for a store that has it.
+      assert.equal(await localPending(), 'pending');
+
+      await content.localinventory.insert({ merchantId: SUB, productId: 'local:en:US:pickup-1', requestBody: { ...stock, pickupMethod: 'not supported' } });
+      await content.localinventory.insert({ merchantId: SUB, productId: 'local:en:US:pickup-1', requestBody: { ...stock, pickupMethod: 'buy', pickupSla: 'same day' } });
+      assert.equal(await localPending(), 'approved');
+    });
+
     it('a local product serves on local destinations only while a store has it in stock', async () => {
       const content = c.client();
       await content.products.insert({ merchantId: SUB, requestBody: product('mug', { channel: 'local' }) });

@@ -8,6 +8,7 @@ import { SUB, startCatalog, type CatalogRuntime } from './helpers.ts';
 const feed = (schedule: Record<string, unknown>) => ({
   name: 'Feed',
   fileName: `feed-${Math.random().toString(36).slice(2)}.txt`,
+  contentType: 'products',
   targets: [{ language: 'en', country: 'US' }],
   fetchSchedule: { fetchUrl: 'https://shop.example/feed.txt', ...schedule },
 });

@@ -19,7 +19,7 @@ const VALID: Record<string, Record<string, unknown>> = {
   'products.insert': product('fuzz-1'),
   'products.update': { title: 'Changed' },
   'accounts.insert': { name: 'Fuzz shop', websiteUrl: 'https://fuzz.example' },
-  'datafeeds.insert': { name: 'Feed', fileName: 'fuzz.txt', targets: [{ language: 'en', country: 'US' }], fetchSchedule: { fetchUrl: 'https://shop.example/f.txt' } },
+  'datafeeds.insert': { name: 'Feed', fileName: 'fuzz.txt', contentType: 'products', targets: [{ language: 'en', country: 'US' }], fetchSchedule: { fetchUrl: 'https://shop.example/f.txt' } },
   'localinventory.insert': { storeCode: 'store-1', price: { value: '1.00', currency: 'USD' } },
   'pos.insert': { storeCode: 'store-1', storeAddress: '1 Main St' },
   'pos.inventory': { storeCode: 'store-1', itemId: 'fuzz-1', targetCountry: 'US', contentLanguage: 'en', price: { value: '1.00', currency: 'USD' }, quantity: '3', timestamp: '2026-01-01T00:00:00Z' },

@@ -19,12 +19,13 @@ import {
   LINK_ACTIONS,
   LINK_BODY,
   LINK_TYPES,
+  LIST_LINKS_MIN_RESULTS,
+  LIST_LINKS_QUERY,
   PHONE_VERIFICATION_METHODS,
   REQUEST_PHONE_VERIFICATION_BODY,
   UPDATE_LABELS_BODY,
   VERIFY_PHONE_NUMBER_BODY,
 } from '../schemas/accounts.ts';
-import { MAX_RESULTS_PAGING } from '../schemas/common.ts';
 
 const ACCOUNT_KIND = 'content#account';
 
@@ -199,9 +200,10 @@ export function accountOperations(): Operation[] {
     verb: 'GET',
     path: '/{merchantId}/accounts/{accountId}/listlinks',
     scope: 'managed',
-    request: { query: MAX_RESULTS_PAGING },
+    request: { query: LIST_LINKS_QUERY },
     async run(cat, call) {
       const req = pageRequest(call.query, 'maxResults', `links:${call.account.id}`);
+      req.limit = Math.max(req.limit, LIST_LINKS_MIN_RESULTS);
       const page = await cat.store.resources(call.account.id, 'links', { after: req.after, limit: req.limit });
       const links = page.items.map((r) => ({ linkedAccountId: r.doc.linkedAccountId, services: r.doc.services }));
       return listAnswer('links', links, req.token(page), 'content#accountsListLinksResponse');

@@ -1,7 +1,7 @@
 // datafeeds.* and datafeedstatuses.*: feed registrations with a fetch schedule (a durable job per feed), fetchNow,
 // and the status each fetch records per target.
 import type { Kysely } from 'kysely';
-import { GoogleError, notFound } from '../../../core/google/index.ts';
+import { GoogleError, notFound, required } from '../../../core/google/index.ts';
 import type { Catalog } from '../catalog.ts';
 import { FETCH_JOB, fetchJobKey } from '../datafeed-fetch.ts';
 import { feedLabelRule, sameLabelAndCountry } from '../feed-label.ts';
@@ -28,7 +28,8 @@ function datafeedDoc(body: unknown): Record<string, any> {
   requireValue(doc.fileName, 'datafeed.fileName');
   maxLength(doc.fileName, DATAFEED_NAME_MAX, 'datafeed.fileName');
   if (!/^[\w.-]+$/.test(doc.fileName)) throw badRequest('datafeed.fileName may hold letters, digits, ., - and _ only.');
-  doc.contentType ??= 'products';
+  // Content API documents the type as required: no default stands in for it.
+  requireValue(doc.contentType, 'datafeed.contentType');
   oneOf(doc.contentType, CONTENT_TYPES, 'datafeed.contentType');
   requireValue(doc.targets, 'datafeed.targets');
   (doc.targets as Array<Record<string, any>>).forEach((t, i) => {
@@ -157,6 +158,7 @@ export function datafeedOperations(): Operation[] {
       const id = feedIdOf(call);
       const feed = await cat.store.resource(call.merchant.id, 'datafeeds', id);
       if (!feed) throw feedNotFound(id);
+      checkTargetParameters(feed.doc, call.query);
       const statuses = await cat.store.resource(call.merchant.id, 'datafeedstatuses', id);
       return statusFor(feed.doc, statuses?.doc, call.query);
     },
@@ -218,6 +220,21 @@ async function markInProgress(s: CatalogStore, merchantId: string, feed: Record<
   const targets = { ...existing.targets };
   for (const t of feed.targets) targets[targetKey(t)] = { ...(targets[targetKey(t)] ?? {}), processingStatus: 'in progress' };
   await s.putResource(merchantId, 'datafeedstatuses', feed.id, { targets }, now);
+}
+
+const given = (value: unknown) => value !== undefined && value !== '';
+
+/**
+ * The target parameters of datafeedstatuses.get, as Content API documents them: `language` goes with `country` or
+ * `feedLabel` (each needs the other), and a feed with several targets has one status each, so it needs them.
+ */
+function checkTargetParameters(feed: Record<string, any>, query: Record<string, unknown>): void {
+  const place = given(query.country) || given(query.feedLabel);
+  if (place && !given(query.language)) throw required('Required parameter: language (country and feedLabel need it).', 'language');
+  if (given(query.language) && !place) throw required('Required parameter: feedLabel or country (language needs one).', 'feedLabel');
+  if (!place && feed.targets.length > 1) {
+    throw required(`Datafeed ${feed.id} has ${feed.targets.length} targets: name one with language and feedLabel (or country).`, 'feedLabel');
+  }
 }
 
 function statusFor(feed: Record<string, any>, stored: Record<string, any> | undefined, query: Record<string, unknown>): Record<string, unknown> {

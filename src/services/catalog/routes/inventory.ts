@@ -31,7 +31,17 @@ import {
 function checkOffer(doc: Record<string, any>, root: string): void {
   price(doc.price, `${root}.price`);
   price(doc.salePrice, `${root}.salePrice`);
+  // Google documents the sale price as mandatory once its effective date is given.
+  if (doc.salePriceEffectiveDate !== undefined) requireValue(doc.salePrice, `${root}.salePrice`);
   if (doc.availability !== undefined) oneOf(doc.availability, AVAILABILITY, `${root}.availability`);
+}
+
+/** Pickup of local and POS inventory: a method other than "not supported" comes with an SLA, an SLA with a method. */
+function checkPickup(doc: Record<string, any>, root: string): void {
+  oneOf(doc.pickupMethod, PICKUP_METHODS, `${root}.pickupMethod`);
+  oneOf(doc.pickupSla, PICKUP_SLAS, `${root}.pickupSla`);
+  if (doc.pickupSla !== undefined) requireValue(doc.pickupMethod, `${root}.pickupMethod`);
+  if (doc.pickupMethod !== undefined && doc.pickupMethod !== 'not supported') requireValue(doc.pickupSla, `${root}.pickupSla`);
 }
 
 /** Stores one store's (or region's) inventory of a product; returns all entries of the product. */
@@ -64,8 +74,7 @@ export function inventoryOperations(): Operation[] {
       requireValue(doc.storeCode, 'localInventory.storeCode');
       maxLength(doc.storeCode, STORE_CODE_MAX, 'localInventory.storeCode');
       checkOffer(doc, 'localInventory');
-      if (doc.pickupMethod !== undefined) oneOf(doc.pickupMethod, PICKUP_METHODS, 'localInventory.pickupMethod');
-      if (doc.pickupSla !== undefined) oneOf(doc.pickupSla, PICKUP_SLAS, 'localInventory.pickupSla');
+      checkPickup(doc, 'localInventory');
       if (doc.quantity !== undefined && (!Number.isInteger(doc.quantity) || doc.quantity < 0)) throw badRequest('localInventory.quantity must be a whole number of at least 0.');
       const id = productIdOf(call);
       await cat.write(async (s, tx) => {
@@ -136,6 +145,7 @@ function checkPosItem(doc: Record<string, any>, root: string): void {
   country(doc.targetCountry, `${root}.targetCountry`);
   language(doc.contentLanguage, `${root}.contentLanguage`);
   price(doc.price, `${root}.price`);
+  checkPickup(doc, root);
   maxLength(doc.itemId, ITEM_ID_MAX, `${root}.itemId`);
   if (!/^-?\d+$/.test(String(doc.quantity))) throw badRequest(`${root}.quantity must be a whole number.`);
   if (Number.isNaN(Date.parse(doc.timestamp))) throw badRequest(`${root}.timestamp must be an RFC 3339 time.`);

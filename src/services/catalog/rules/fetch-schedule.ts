@@ -30,9 +30,12 @@ export function checkSchedule(s: FetchSchedule, path: string): void {
   if (s.timeZone !== undefined && !isTimeZone(s.timeZone)) throw badRequest(`${path}.timeZone is not a known time zone: ${JSON.stringify(s.timeZone)}.`);
 }
 
+/** The zone of a schedule that names none: Content API documents UTC as the default. */
+export const DEFAULT_FETCH_TIME_ZONE = 'UTC';
+
 /** The first scheduled fetch strictly after `afterMs`. */
 export function nextFetchAt(s: FetchSchedule, afterMs: number): number {
-  const zone = s.timeZone ?? 'America/Los_Angeles';
+  const zone = s.timeZone ?? DEFAULT_FETCH_TIME_ZONE;
   const hhmm = `${String(s.hour ?? 0).padStart(2, '0')}:${String(s.minuteOfHour ?? 0).padStart(2, '0')}`;
   let at = nextDailyAt(afterMs, hhmm, zone);
   for (let i = 0; i < 400; i++) {

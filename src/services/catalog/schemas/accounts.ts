@@ -28,6 +28,13 @@ export const ACCOUNT_LIST_QUERY: TProperties = {
   name: Type.Optional(Type.String({ description: 'Only sub-accounts whose name contains this text (case ignored).' })),
 };
 
+/** accounts.listlinks: Content API raises a smaller page size to this. */
+export const LIST_LINKS_MIN_RESULTS = 5;
+export const LIST_LINKS_QUERY: TProperties = {
+  ...MAX_RESULTS_PAGING,
+  maxResults: Type.Optional(Type.Integer({ minimum: 0, description: `Most links on one page: 25 unless given, at least ${LIST_LINKS_MIN_RESULTS} (a smaller value is raised), at most 250.` })),
+};
+
 export const ACCOUNT_DELETE_QUERY: TProperties = { force: flag('Also delete the account when it still has products.') };
 
 export const CLAIM_WEBSITE_QUERY: TProperties = { overwrite: flag('Take the claim over from another account that holds it.') };

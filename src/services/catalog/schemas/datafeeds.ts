@@ -19,7 +19,7 @@ export const DATAFEED_BODY = wireBody('Datafeed', {
   rules: {
     name: { maxLength: DATAFEED_NAME_MAX, description: 'Display name of the feed.' },
     fileName: { maxLength: DATAFEED_NAME_MAX, pattern: '^[\\w.-]+$', description: 'File name of the feed, unique in the merchant (letters, digits, ., - and _).' },
-    contentType: { enum: CONTENT_TYPES, description: '"products" unless given.' },
+    contentType: { enum: CONTENT_TYPES, description: 'The type of the feed; required.' },
     targets: { description: 'Where the feed\'s products go: a language, and a country or feed label, each.' },
     'targets.language': { pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'ISO 639-1 language of the items; required.' },
     'targets.country': { pattern: '^[A-Z]{2}$', description: 'Country of the items; feedLabel stands in when it is absent, and must equal it when both are set.' },
@@ -32,17 +32,17 @@ export const DATAFEED_BODY = wireBody('Datafeed', {
     'fetchSchedule.minuteOfHour': whole(0, 59, 'Minute of the hour the fetch runs.'),
     'fetchSchedule.dayOfMonth': whole(1, 31, 'Day of a monthly fetch (the month\'s last day when it has fewer); excludes weekday.'),
     'fetchSchedule.weekday': { enum: [...WEEKDAYS], description: 'Day of a weekly fetch; excludes dayOfMonth.' },
-    'fetchSchedule.timeZone': { description: 'IANA time zone of the schedule; America/Los_Angeles unless given.' },
+    'fetchSchedule.timeZone': { description: 'IANA time zone of the schedule; UTC unless given.' },
     'fetchSchedule.password': { description: 'Write-only: kept when an update leaves it out.' },
     id: { description: 'Made by insert; on update it must equal datafeedId.' },
   },
-  required: ['name', 'fileName', 'targets', 'targets.language', 'fetchSchedule.fetchUrl'],
+  required: ['name', 'fileName', 'contentType', 'targets', 'targets.language', 'fetchSchedule.fetchUrl'],
 });
 
 const targetFilters: TProperties = {
-  country: Type.Optional(Type.String({ description: 'Only the target of this country.' })),
-  feedLabel: Type.Optional(Type.String({ description: 'Only the target of this feed label.' })),
-  language: Type.Optional(Type.String({ description: 'Only the target of this language.' })),
+  country: Type.Optional(Type.String({ description: 'Only the target of this country; needs language.' })),
+  feedLabel: Type.Optional(Type.String({ description: 'Only the target of this feed label; needs language.' })),
+  language: Type.Optional(Type.String({ description: 'Only the target of this language; needs feedLabel or country. The three are required for a feed with several targets.' })),
 };
 
 export const DATAFEED_STATUS_GET_QUERY = targetFilters;

@@ -23,9 +23,21 @@ function checkedPrice(field: string): { rules: FieldRules; required: string[] } 
 const price = checkedPrice('price');
 const salePrice = checkedPrice('salePrice');
 
+/** Pickup of local and POS inventory, as the service checks it. */
+const PICKUP_RULES: FieldRules = {
+  pickupMethod: { enum: PICKUP_METHODS, description: 'Needs pickupSla unless "not supported".' },
+  pickupSla: { enum: PICKUP_SLAS, description: 'Needs pickupMethod.' },
+};
+
 function offer(type: string, own: FieldRules, required: string[]): TObject {
   return wireBody(type, {
-    rules: { ...price.rules, ...salePrice.rules, availability: { enum: AVAILABILITY, description: 'Availability of the item there.' }, ...own },
+    rules: {
+      ...price.rules,
+      ...salePrice.rules,
+      availability: { enum: AVAILABILITY, description: 'Availability of the item there.' },
+      salePriceEffectiveDate: { description: 'When the sale price applies; needs salePrice.' },
+      ...own,
+    },
     required: [...price.required, ...salePrice.required, ...required],
   });
 }
@@ -34,8 +46,7 @@ export const LOCAL_INVENTORY_BODY = offer(
   'LocalInventory',
   {
     storeCode: { maxLength: STORE_CODE_MAX, description: 'The store the inventory is in; required.' },
-    pickupMethod: { enum: PICKUP_METHODS },
-    pickupSla: { enum: PICKUP_SLAS },
+    ...PICKUP_RULES,
     quantity: { minimum: 0, multipleOf: 1, description: 'Items in stock at the store (a whole number).' },
   },
   ['storeCode'],
@@ -65,7 +76,7 @@ const POS_ITEM_RULES: FieldRules = {
 const POS_ITEM_REQUIRED = ['storeCode', 'itemId', 'targetCountry', 'contentLanguage', 'price', 'quantity', 'timestamp', ...price.required];
 
 export const POS_INVENTORY_BODY = wireBody('PosInventoryRequest', {
-  rules: { ...POS_ITEM_RULES, quantity: { pattern: '^\\d+$', description: 'Items in stock (at least 0).' } },
+  rules: { ...POS_ITEM_RULES, ...PICKUP_RULES, quantity: { pattern: '^\\d+$', description: 'Items in stock (at least 0).' } },
   required: POS_ITEM_REQUIRED,
 });
 
