@@ -159,6 +159,21 @@ for (const database of DATABASES) {
       assert.equal((await a(`/files/${id}/revisions/nope`)).status, 404);
     });
 
+    it('shows size, MD5 and a download link on binary revisions only, and the caller as the authenticated user', async () => {
+      const binary = await upload('uploadType=media', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'binary bytes' });
+      const [rev] = (await a(`/files/${binary.body.id}/revisions`)).body.items;
+      assert.deepEqual([rev.md5Checksum, rev.fileSize], [md5('binary bytes'), '12']);
+      assert.match(rev.downloadUrl, /alt=media&revisionId=/);
+      assert.equal(rev.lastModifyingUser.isAuthenticatedUser, true);
+      const doc = await a('/files', { body: { title: 'Doc', mimeType: 'application/vnd.google-apps.document' } });
+      assert.deepEqual([doc.status, doc.body.md5Checksum, doc.body.fileSize], [200, undefined, undefined]);
+      const [docRev] = (await a(`/files/${doc.body.id}/revisions`)).body.items;
+      assert.equal(docRev.mimeType, 'application/vnd.google-apps.document');
+      assert.deepEqual([docRev.md5Checksum, docRev.fileSize, docRev.downloadUrl], [undefined, undefined, undefined]);
+      const head = (await a(`/files/${doc.body.id}/revisions/head`)).body;
+      assert.deepEqual([head.id, head.md5Checksum, head.lastModifyingUser.isAuthenticatedUser], [docRev.id, undefined, true]);
+    });
+
     it('converts text and HTML into documents and exports them; binary files refuse export', async () => {
       const doc = await upload('uploadType=multipart&convert=true', {
         method: 'POST',

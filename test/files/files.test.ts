@@ -167,6 +167,17 @@ for (const database of DATABASES) {
       assert.equal((await a('/files/generateIds?maxResults=0')).status, 400);
     });
 
+    it('names a copy made without a title "Copy of <title>", and leaves the source as it was', async () => {
+      const f = await insert({ title: 'budget.txt', description: 'numbers' });
+      const copy = await a(`/files/${f.id}/copy`, { body: { description: 'copied numbers' } });
+      assert.equal(copy.status, 200, copy.text);
+      assert.deepEqual([copy.body.title, copy.body.description], ['Copy of budget.txt', 'copied numbers']);
+      const source = (await a(`/files/${f.id}`)).body;
+      assert.deepEqual([source.title, source.etag], ['budget.txt', f.etag]);
+      const named = await a(`/files/${f.id}/copy`, { body: { title: 'budget-2.txt' } });
+      assert.equal(named.body.title, 'budget-2.txt');
+    });
+
     it('lists with q, orderBy and page tokens; an invalid q is a 400 on q', async () => {
       const folder = await insert({ title: 'Search', mimeType: FOLDER });
       for (let i = 0; i < 5; i++) {

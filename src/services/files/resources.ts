@@ -107,7 +107,8 @@ export function propertyJson(base: string, p: PropertyRecord): Record<string, un
   };
 }
 
-export async function revisionJson(svc: FilesService, r: RevisionRecord, size: number, md5: string): Promise<Record<string, unknown>> {
+/** `content`: the size and MD5 of the revision's bytes, which only binary revisions show (as Drive's File does). */
+export async function revisionJson(svc: FilesService, caller: Caller, r: RevisionRecord, content: { size: number; md5: string }): Promise<Record<string, unknown>> {
   const base = svc.ctx.baseUrl;
   const out: Record<string, unknown> = {
     kind: 'drive#revision',
@@ -120,14 +121,16 @@ export async function revisionJson(svc: FilesService, r: RevisionRecord, size: n
     published: r.published,
     publishAuto: false,
     publishedOutsideDomain: false,
-    md5Checksum: md5,
-    fileSize: String(size),
   };
   if (r.originalFilename !== null) out.originalFilename = r.originalFilename;
-  if (!isWorkspace(r.mimeType)) out.downloadUrl = `${base}${API_PATH}/files/${r.fileId}?alt=media&revisionId=${r.id}`;
+  if (!isWorkspace(r.mimeType)) {
+    out.md5Checksum = content.md5;
+    out.fileSize = String(content.size);
+    out.downloadUrl = `${base}${API_PATH}/files/${r.fileId}?alt=media&revisionId=${r.id}`;
+  }
   if (r.modifyingEmail) {
     const user = await svc.users.describe(r.modifyingEmail);
-    out.lastModifyingUser = userJson(user);
+    out.lastModifyingUser = userJson(user, caller);
     out.lastModifyingUserName = user.name;
   }
   return out;

@@ -115,12 +115,12 @@ export async function updateFile(u: Unit, file: FileRecord, role: Role, patch: F
 }
 
 function modifiedDate(file: FileRecord, patch: FilePatch, options: UpdateOptions, now: number): number {
-  const behavior = options.modifiedDateBehavior ?? (options.setModifiedDate ? 'fromBody' : 'now');
+  // Drive documents setModifiedDate=true as fromBodyOrNow, and fromBody without a value in the body as no change.
+  const behavior = options.modifiedDateBehavior ?? (options.setModifiedDate ? 'fromBodyOrNow' : 'now');
   const fromBody = patch.modifiedDate;
   switch (behavior) {
     case 'fromBody':
-      if (fromBody === undefined) throw invalidValue('modifiedDate', 'modifiedDate is required when the modified date is set from the body.', 'required');
-      return fromBody;
+      return fromBody ?? file.modifiedAt;
     case 'fromBodyIfNeeded':
     case 'fromBodyOrNow':
       return fromBody ?? now;

@@ -92,7 +92,8 @@ export async function emptyTrash(u: Unit, driveId?: string): Promise<number> {
 export async function copyFile(u: Unit, source: FileRecord, patch: FilePatch, options: InsertOptions): Promise<FileRecord> {
   const parents = patch.parents ?? (await inheritedParents(u, source.id));
   const merged: FilePatch = {
-    title: source.title,
+    // Drive names a copy made without a title after its source.
+    title: `Copy of ${source.title}`,
     description: source.description,
     mimeType: source.mimeType,
     writersCanShare: source.writersCanShare,

@@ -11,7 +11,7 @@ import type { Caller } from '../users.ts';
 import { permissionIdForEmail } from '../domain/roles.ts';
 import { etagOf } from '../domain/etag.ts';
 import { callerOf } from './files.ts';
-import { Query, objectBody, params, route } from './http.ts';
+import { Query, nextLink, objectBody, params, route } from './http.ts';
 import { CHANGE_SCHEMAS } from './schemas/changes.ts';
 import { renderFiles } from './render.ts';
 import { driveJson, loadDrive } from './drives.ts';
@@ -80,8 +80,10 @@ export function changeRoutes(app: FastifyInstance, svc: FilesService): void {
       largestChangeId: String(next - 1),
       items: await changeJson(caller, page, includeDeleted, includeDrives || subjects[0].startsWith('drive:')),
     };
-    if (rows.length > limit) out.nextPageToken = String(page.at(-1)!.id + 1);
-    else out.newStartPageToken = String(next);
+    if (rows.length > limit) {
+      const token = String(page.at(-1)!.id + 1);
+      Object.assign(out, { nextPageToken: token, nextLink: nextLink(`${svc.ctx.baseUrl}${API_PATH}/changes`, req, token) });
+    } else out.newStartPageToken = String(next);
     return out;
   });
 

@@ -19,7 +19,7 @@ import type { FilesService } from '../service.ts';
 import { getFile } from '../store/files.ts';
 import { listQuery, listRows, type ListRequest } from '../store/list.ts';
 import { authenticate, type Caller } from '../users.ts';
-import { Query, header, params, route } from './http.ts';
+import { Query, header, nextLink, params, route } from './http.ts';
 import { FILE_SCHEMAS } from './schemas/files.ts';
 import { renderFile, renderFiles } from './render.ts';
 
@@ -32,7 +32,8 @@ export function updateOptions(q: Query): UpdateOptions {
     newRevision: q.bool('newRevision', true),
     modifiedDateBehavior: q.string('modifiedDateBehavior') ? q.oneOf('modifiedDateBehavior', MODIFIED_DATE_BEHAVIORS, 'now') : undefined,
     setModifiedDate: q.bool('setModifiedDate', false),
-    updateViewedDate: q.bool('updateViewedDate', false),
+    // Drive's default for update and patch: the update counts as a view by the caller.
+    updateViewedDate: q.bool('updateViewedDate', true),
   };
 }
 
@@ -41,7 +42,8 @@ export function parseQuery(text: string): QueryNode {
   try {
     return parseDriveQuery(text);
   } catch (err) {
-    if (err instanceof DriveQueryError) throw invalidValue('q', `Invalid query: ${err.message}`);
+    // The grammar's message already begins with "Invalid query".
+    if (err instanceof DriveQueryError) throw invalidValue('q', err.message);
     throw err;
   }
 }
@@ -224,7 +226,7 @@ async function listFiles(svc: FilesService, caller: Caller, q: Query, req: Fasti
   };
   if (rows.length > limit) {
     out.nextPageToken = encodePageToken(offset + limit, key);
-    out.nextLink = `${base}?pageToken=${encodeURIComponent(out.nextPageToken as string)}`;
+    out.nextLink = nextLink(base, req, out.nextPageToken as string);
   }
   return out;
 }

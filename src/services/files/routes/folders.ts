@@ -11,7 +11,7 @@ import type { FilesService } from '../service.ts';
 import { parentsOf } from '../store/files.ts';
 import { listQuery, listRows } from '../store/list.ts';
 import { callerOf, parseQuery, updateOptions } from './files.ts';
-import { Query, objectBody, params, route } from './http.ts';
+import { Query, nextLink, objectBody, params, route } from './http.ts';
 import { FOLDER_SCHEMAS } from './schemas/folders.ts';
 import type { Caller } from '../users.ts';
 import type { FastifyRequest } from 'fastify';
@@ -59,7 +59,10 @@ export function folderRoutes(app: FastifyInstance, svc: FilesService): void {
       selfLink: `${base()}${API_PATH}/files/${folder.id}/children`,
       items: listRows(rows.slice(0, limit)).map((f) => childJson(base(), folder.id, f.id)),
     };
-    if (rows.length > limit) out.nextPageToken = encodePageToken(offset + limit, key);
+    if (rows.length > limit) {
+      const next = encodePageToken(offset + limit, key);
+      Object.assign(out, { nextPageToken: next, nextLink: nextLink(`${base()}${API_PATH}/files/${folder.id}/children`, req, next) });
+    }
     return out;
   });
 

@@ -85,6 +85,13 @@ export function objectBody(req: FastifyRequest, location = 'resource'): Record<s
   return b as Record<string, unknown>;
 }
 
+/** `base` with the request's query and `pageToken` set: Drive's nextLink repeats every parameter of the request it follows. */
+export function nextLink(base: string, req: FastifyRequest, token: string): string {
+  const query = new URLSearchParams(req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '');
+  query.set('pageToken', token);
+  return `${base}?${query}`;
+}
+
 /** One page of a list held in memory, with an offset token bound to `key` (what was listed, for whom). */
 export async function offsetPage<T>(q: Query, key: string, all: T[], limit: number, render: (item: T) => Promise<unknown> | unknown): Promise<{ items: unknown[]; nextPageToken?: string }> {
   const token = q.string('pageToken');

@@ -7,6 +7,7 @@ import { revisionJson, API_PATH } from '../resources.ts';
 import type { FilesService } from '../service.ts';
 import { saveFile } from '../store/files.ts';
 import { deleteRevision, getRevision, listRevisions, updateRevisionFlags, type RevisionRecord } from '../store/revisions.ts';
+import type { Caller } from '../users.ts';
 import { callerOf } from './files.ts';
 import { Query, objectBody, offsetPage, params, route } from './http.ts';
 import { REVISION_SCHEMAS } from './schemas/revisions.ts';
@@ -14,9 +15,9 @@ import { REVISION_SCHEMAS } from './schemas/revisions.ts';
 const MAX_PINNED = 200;
 
 export function revisionRoutes(app: FastifyInstance, svc: FilesService): void {
-  const json = async (r: RevisionRecord) => {
+  const json = async (caller: Caller, r: RevisionRecord) => {
     const info = await svc.blobs.info(svc.db, r.blobHash);
-    return revisionJson(svc, r, info?.size ?? 0, info?.md5 ?? '');
+    return revisionJson(svc, caller, r, { size: info?.size ?? 0, md5: info?.md5 ?? '' });
   };
   const notFound = (id: string) => notFoundOf('Revision', id, 'revisionId');
   const resolveRevision = (id: string, head: string | null) => (id === 'head' && head ? head : id);
@@ -27,7 +28,7 @@ export function revisionRoutes(app: FastifyInstance, svc: FilesService): void {
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: true });
     const limit = q.int('maxResults', 200, 1, 1000);
     const all = await listRevisions(svc.db, file.id);
-    const page = await offsetPage(q, `revisions:${file.id}`, all, limit, json);
+    const page = await offsetPage(q, `revisions:${file.id}`, all, limit, (r) => json(caller, r));
     return { kind: 'drive#revisionList', selfLink: `${svc.ctx.baseUrl}${API_PATH}/files/${file.id}/revisions`, ...page };
   });
 
@@ -36,7 +37,7 @@ export function revisionRoutes(app: FastifyInstance, svc: FilesService): void {
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: true });
     const r = await getRevision(svc.db, file.id, resolveRevision(params(req).revisionId, file.headRevisionId));
     if (!r) throw notFound(params(req).revisionId);
-    return json(r);
+    return json(caller, r);
   });
 
   for (const method of ['PUT', 'PATCH'] as const) {
@@ -59,7 +60,7 @@ export function revisionRoutes(app: FastifyInstance, svc: FilesService): void {
         await updateRevisionFlags(u.tx, file.id, r.id, { pinned, published });
         return { ...r, pinned, published };
       });
-      return json(saved);
+      return json(caller, saved);
     });
   }
 
