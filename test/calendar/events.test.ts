@@ -230,6 +230,43 @@ for (const database of DATABASES) {
       assert.deepEqual(byUid.body.items.map((e: any) => e.id), [imp.body.id]);
     });
 
+    it('import with an originalStartTime writes that instance of the imported series (a RECURRENCE-ID), not the series', async () => {
+      const when = (date: string, time: string) => ({ dateTime: `${date}T${time}`, timeZone: 'Europe/Paris' });
+      const uid = 'weekly-7@other.test';
+      const series = await a('/calendars/primary/events/import', {
+        body: { iCalUID: uid, summary: 'Weekly', start: when('2026-04-06', '10:00:00'), end: when('2026-04-06', '11:00:00'), recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'] },
+      });
+      assert.equal(series.status, 200, JSON.stringify(series.body));
+      const moved = await a('/calendars/primary/events/import', {
+        body: { iCalUID: uid, summary: 'Weekly (moved)', originalStartTime: when('2026-04-13', '10:00:00'), start: when('2026-04-14', '15:00:00'), end: when('2026-04-14', '16:00:00') },
+      });
+      assert.equal(moved.status, 200, JSON.stringify(moved.body));
+      assert.equal(moved.body.id, `${series.body.id}_20260413T080000Z`);
+      assert.equal(moved.body.recurringEventId, series.body.id);
+      assert.equal(moved.body.originalStartTime.dateTime, '2026-04-13T10:00:00+02:00');
+      const master = await a(`/calendars/primary/events/${series.body.id}`);
+      assert.deepEqual([master.body.summary, master.body.recurrence], ['Weekly', ['RRULE:FREQ=WEEKLY;COUNT=3']]);
+      const inst = await a(`/calendars/primary/events/${series.body.id}/instances`);
+      assert.deepEqual(inst.body.items.map((e: any) => [e.summary, e.start.dateTime]), [
+        ['Weekly', '2026-04-06T10:00:00+02:00'],
+        ['Weekly (moved)', '2026-04-14T15:00:00+02:00'],
+        ['Weekly', '2026-04-20T10:00:00+02:00'],
+      ]);
+      // Importing the same instance again updates the exception.
+      const again = await a('/calendars/primary/events/import', {
+        body: { iCalUID: uid, summary: 'Weekly (moved again)', originalStartTime: when('2026-04-13', '10:00:00'), start: when('2026-04-15', '15:00:00'), end: when('2026-04-15', '16:00:00') },
+      });
+      assert.equal(again.body.id, moved.body.id);
+      assert.equal(again.body.start.dateTime, '2026-04-15T15:00:00+02:00');
+      // An original start the series does not have, or a recurrence on an instance, is refused and changes nothing.
+      const mark = await syncPoint(a);
+      const refused = await a('/calendars/primary/events/import', { body: { iCalUID: uid, originalStartTime: when('2026-04-13', '09:00:00'), ...timed('2026-04-14T13:00:00Z', '2026-04-14T14:00:00Z') } });
+      expectError(refused, 400, 'invalid');
+      assert.equal(refused.body.error.errors[0].location, 'originalStartTime');
+      expectError(await a('/calendars/primary/events/import', { body: { iCalUID: uid, originalStartTime: when('2026-04-20', '10:00:00'), start: when('2026-04-20', '10:00:00'), end: when('2026-04-20', '11:00:00'), recurrence: ['RRULE:FREQ=DAILY'] } }), 400, 'invalid');
+      await unchanged(a, mark);
+    });
+
     it('move: to a writable calendar, organizer changes, source shows it cancelled', async () => {
       const target = await a('/calendars', { body: { summary: 'Moves', timeZone: 'Asia/Tokyo' } });
       const ins = await a('/calendars/primary/events', { body: { ...T, summary: 'to move' } });

@@ -148,6 +148,58 @@ for (const database of DATABASES) {
       }
     });
 
+    it('without showDeleted, cancelled instances are listed only while their series lives', async () => {
+      const series = await a(path(), { body: { summary: 'Gone soon', recurrence: ['RRULE:FREQ=DAILY;COUNT=4'], ...timed('2026-09-01T09:00:00', '2026-09-01T10:00:00', 'UTC') } });
+      const id = series.body.id;
+      await a(path(`/${id}_20260902T090000Z`), { method: 'DELETE' });
+      await a(path(`/${id}_20260903T090000Z`), { method: 'PATCH', body: { summary: 'Edited' } });
+      const listed = async (more = '') => (await a(path(`?iCalUID=${enc(series.body.iCalUID)}${more}`))).body.items.map((i: any) => [i.id, i.status]).sort();
+      assert.deepEqual(await listed(), [[id, 'confirmed'], [`${id}_20260902T090000Z`, 'cancelled'], [`${id}_20260903T090000Z`, 'confirmed']]);
+      const before = await a(path(`?iCalUID=${enc(series.body.iCalUID)}`));
+      await a(path(`/${id}`), { method: 'DELETE' });
+      const everything = [[id, 'cancelled'], [`${id}_20260902T090000Z`, 'cancelled'], [`${id}_20260903T090000Z`, 'cancelled']];
+      assert.deepEqual(await listed(), []);
+      assert.deepEqual(await listed('&showDeleted=true'), everything);
+      assert.deepEqual(await listed(`&updatedMin=${enc('2026-01-01T00:00:00Z')}`), everything);
+      // A sync from before the deletion carries every row it cancelled.
+      const sync = await a(path(`?syncToken=${enc(before.body.nextSyncToken)}`));
+      assert.deepEqual(sync.body.items.filter((i: any) => i.iCalUID === series.body.iCalUID).map((i: any) => [i.id, i.status]).sort(), [everything[0], everything[2]]);
+    });
+
+    it('q finds a working location by its office building and desk as well as its labels', async () => {
+      const office = await a('/calendars/primary/events', {
+        body: { start: { date: '2026-06-01' }, end: { date: '2026-06-02' }, eventType: 'workingLocation', workingLocationProperties: { type: 'officeLocation', officeLocation: { buildingId: 'Bldg-41', deskId: 'Desk7C', label: 'North campus' } } },
+      });
+      assert.equal(office.status, 200, JSON.stringify(office.body));
+      const found = async (q: string) => (await a(`/calendars/primary/events?eventTypes=workingLocation&q=${enc(q)}`)).body.items.map((i: any) => i.id);
+      for (const q of ['bldg-41', 'DESK7C', 'north campus', 'bldg-41 desk7c']) assert.deepEqual(await found(q), [office.body.id], q);
+      assert.deepEqual(await found('bldg-42'), []);
+    });
+
+    it('instances: timeMin and timeMax apply to a moved instance at its new time, as singleEvents lists do', async () => {
+      const series = await a(path(), { body: { summary: 'Daily', recurrence: ['RRULE:FREQ=DAILY;COUNT=5'], ...timed('2026-08-03T09:00:00', '2026-08-03T10:00:00', 'UTC') } });
+      const id = series.body.id;
+      // The 4 August instance moves to 6 August 15:00, the 6 August one to 2 August.
+      await a(path(`/${id}_20260804T090000Z`), { method: 'PATCH', body: timed('2026-08-06T15:00:00Z', '2026-08-06T16:00:00Z') });
+      await a(path(`/${id}_20260806T090000Z`), { method: 'PATCH', body: timed('2026-08-02T08:00:00Z', '2026-08-02T09:00:00Z') });
+      const window = (min: string, max: string, more = '') => `timeMin=${enc(min)}&timeMax=${enc(max)}${more}`;
+      for (const [min, max, expected] of [
+        ['2026-08-06T12:00:00Z', '2026-08-07T00:00:00Z', ['20260804T090000Z']],
+        ['2026-08-04T00:00:00Z', '2026-08-05T00:00:00Z', []],
+        ['2026-08-01T00:00:00Z', '2026-08-03T00:00:00Z', ['20260806T090000Z']],
+        ['2026-08-03T00:00:00Z', '2026-08-08T00:00:00Z', ['20260803T090000Z', '20260804T090000Z', '20260805T090000Z', '20260807T090000Z']],
+      ] as const) {
+        const inst = await a(path(`/${id}/instances?${window(min, max)}`));
+        assert.deepEqual(inst.body.items.map((i: any) => i.id), expected.map((s) => `${id}_${s}`), `${min} to ${max}`);
+        const list = await a(path(`?singleEvents=true&iCalUID=${enc(series.body.iCalUID)}&${window(min, max)}`));
+        assert.deepEqual(new Set(list.body.items.map((i: any) => i.id)), new Set(inst.body.items.map((i: any) => i.id)));
+      }
+      const paged = await a(path(`/${id}/instances?maxResults=1&${window('2026-08-01T00:00:00Z', '2026-08-03T12:00:00Z')}`));
+      const rest = await a(path(`/${id}/instances?maxResults=1&${window('2026-08-01T00:00:00Z', '2026-08-03T12:00:00Z', `&pageToken=${enc(paged.body.nextPageToken)}`)}`));
+      assert.deepEqual([...paged.body.items, ...rest.body.items].map((i: any) => i.id), [`${id}_20260803T090000Z`, `${id}_20260806T090000Z`]);
+      assert.equal(rest.body.nextPageToken, undefined);
+    });
+
     it('singleEvents pages merge singles and several series in order: ties by id, exceptions in place, same items whatever the page size', async () => {
       const own = (await a('/calendars', { body: { summary: 'Merge', timeZone: 'Europe/Berlin' } })).body.id;
       const p = (rest = '') => `/calendars/${enc(own)}/events${rest}`;

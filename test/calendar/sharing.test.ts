@@ -166,6 +166,29 @@ for (const database of DATABASES) {
       assert.ok(cancels.some((m) => m.recipient === ALICE && /METHOD:CANCEL/.test(m.body)));
     });
 
+    it('attendeesOmitted on a write: the guests the body leaves out stay, and the flag is not stored', async () => {
+      const ev = await dev('/calendars/primary/events', { body: { ...T, summary: 'Review', attendees: [{ email: DEV }, { email: ALICE }, { email: 'ext@outside.test' }] } });
+      const guests = ['developer@twinstack.local', ALICE, 'ext@outside.test'];
+      // The organizer reads with maxAttendees=1 and sends back what it read.
+      const trimmed = await dev(`/calendars/primary/events/${ev.body.id}?maxAttendees=1`);
+      assert.equal(trimmed.body.attendeesOmitted, true);
+      const renamed = await dev(`/calendars/primary/events/${ev.body.id}`, { method: 'PUT', body: { ...trimmed.body, summary: 'Review v2' } });
+      assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+      assert.deepEqual(renamed.body.attendees.map((x: any) => x.email), guests);
+      assert.equal(renamed.body.attendeesOmitted, undefined);
+      assert.equal((await dev(`/calendars/primary/events/${ev.body.id}`)).body.attendeesOmitted, undefined);
+      // An attendee answers with their own entry alone.
+      const answered = await alice(`/calendars/primary/events/${ev.body.id}`, { method: 'PATCH', body: { attendeesOmitted: true, attendees: [{ email: ALICE, responseStatus: 'tentative' }] } });
+      assert.equal(answered.status, 200, JSON.stringify(answered.body));
+      const organizer = await dev(`/calendars/primary/events/${ev.body.id}`);
+      assert.deepEqual(organizer.body.attendees.map((x: any) => [x.email, x.responseStatus]), [[guests[0], 'needsAction'], [ALICE, 'tentative'], [guests[2], 'needsAction']]);
+      // A bad entry is still refused, and nothing changes.
+      const mark = await syncPoint(dev);
+      expectError(await dev(`/calendars/primary/events/${ev.body.id}`, { method: 'PATCH', body: { attendeesOmitted: true, attendees: [{ email: 'not an address' }] } }), 400, 'invalid');
+      expectError(await alice(`/calendars/primary/events/${ev.body.id}`, { method: 'PATCH', body: { attendeesOmitted: true, attendees: [{ email: ALICE, responseStatus: 'maybe' }] } }), 400, 'invalid');
+      await unchanged(dev, mark);
+    });
+
     it('conference data: persisted only with conferenceDataVersion=1; a create request completes through the job', async () => {
       const ignored = await dev('/calendars/primary/events', { body: { ...T, conferenceData: { createRequest: { requestId: 'r1', conferenceSolutionKey: { type: 'hangoutsMeet' } } } } });
       assert.equal(ignored.body.conferenceData, undefined);

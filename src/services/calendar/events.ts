@@ -7,8 +7,8 @@ import type { Access, Caller, Calendars } from './access.ts';
 import { composeEvent, type ComposeContext } from './domain/compose.ts';
 import { completeRequest } from './domain/conference.ts';
 import { badRequest, deleted, duplicate, forbidden, notFound, preconditionFailed } from './domain/errors.ts';
-import { mergePatch, searchText, stableJson, writableView, type EventDoc } from './domain/event.ts';
-import { findOccurrence, instanceDoc, seriesOf, spanOf } from './domain/instances.ts';
+import { mergePatch, searchText, stableJson, withOmittedAttendees, writableView, type EventDoc } from './domain/event.ts';
+import { findOccurrence, instanceDoc, instanceIdOf, seriesOf, spanOf } from './domain/instances.ts';
 import { newEventId, parseInstanceId } from './domain/ids.ts';
 import { readEvent, type EventFields } from './domain/input.ts';
 import { reshapesInstances, shapeOf } from './domain/retired.ts';
@@ -110,7 +110,7 @@ export class Events {
       if (mode === 'import') {
         // Importing an iCalUID the calendar already holds updates that event.
         const existing = await this.#store.eventByUid(tx, access.calendar.id, fields.iCalUID!);
-        if (existing) return this.#replace(tx, caller, access, { doc: existing.doc, etag: etagOf(existing.changeSeq), row: existing }, fields, params, 'import');
+        if (existing) return this.#replace(tx, caller, access, await this.#importTarget(tx, access.calendar, existing, fields), fields, params, 'import');
       }
       if (fields.id !== undefined && (await this.#store.event(tx, access.calendar.id, fields.id))) throw duplicate();
       const { doc, conferenceRequested } = composeEvent(undefined, fields, this.#composeContext(caller, access, mode, params));
@@ -119,6 +119,17 @@ export class Events {
       if (mode === 'insert') await this.#invitations.afterWrite(tx, this, access.calendar.id, doc, undefined, params.sendUpdates);
       return saved;
     });
+  }
+
+  /**
+   * What an import of an iCalUID the calendar holds updates: the event, or, when the body names an `originalStartTime`
+   * and the event is a series, that instance (an exception, as iCalendar's RECURRENCE-ID makes one).
+   */
+  async #importTarget(tx: Kysely<any>, calendar: CalendarRow, existing: EventRow, fields: EventFields): Promise<Loaded> {
+    if (fields.originalStartTime === undefined || !existing.doc.recurrence) return { doc: existing.doc, etag: etagOf(existing.changeSeq), row: existing };
+    const instance = await this.load(tx, calendar, instanceIdOf(existing.doc.id, fields.originalStartTime));
+    if (!instance) throw badRequest('The originalStartTime is not the start of an instance of the recurring event.', 'originalStartTime');
+    return instance;
   }
 
   async update(caller: Caller, calendarId: string, eventId: string, body: unknown, params: WriteParams, patch: boolean): Promise<Saved> {
@@ -133,7 +144,10 @@ export class Events {
       const loaded = await this.load(tx, access.calendar, eventId);
       if (!loaded) throw notFound();
       if (params.ifMatch !== undefined && params.ifMatch !== '*' && params.ifMatch !== loaded.etag) throw preconditionFailed();
-      const input = patch ? mergePatch(writableView(loaded.doc), raw) : raw;
+      const input = patch ? mergePatch(writableView(loaded.doc), raw) : { ...raw };
+      // `attendeesOmitted` describes the body, not the event: the guests it leaves out stay.
+      if (raw.attendeesOmitted === true) input.attendees = withOmittedAttendees(loaded.doc.attendees, raw.attendees);
+      delete input.attendeesOmitted;
       // Turning default reminders on drops the overrides the patch did not mention (they cannot coexist).
       const reminders = raw.reminders as { useDefault?: unknown; overrides?: unknown } | undefined;
       if (patch && reminders?.useDefault === true && reminders.overrides === undefined) input.reminders = { useDefault: true };

@@ -98,9 +98,13 @@ export class Reader {
         q = q.where(sql`search`, 'like', `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
       }
       if (lq.updatedMin !== undefined) q = q.where('updated_at', '>=', lq.updatedMin);
-      // Deleted events show with showDeleted, and always in an updatedMin list (deleted since then).
+      // Deleted events show with showDeleted, and always in an updatedMin list (deleted since then). Without
+      // singleEvents the cancelled instances of a live series are listed too (its removed occurrences); those of a
+      // deleted series are deleted events like it.
       if (!lq.showDeleted && lq.updatedMin === undefined) {
-        q = lq.singleEvents ? q.where('status', '<>', 'cancelled') : q.where((eb: any) => eb.or([eb('status', '<>', 'cancelled'), eb('recurring_event_id', 'is not', null)]));
+        q = lq.singleEvents
+          ? q.where('status', '<>', 'cancelled')
+          : q.where((eb: any) => eb.or([eb('status', '<>', 'cancelled'), eb.and([eb('recurring_event_id', 'is not', null), eb.exists(liveSeries(eb))])]));
       }
       return q as Q;
     };
@@ -281,7 +285,13 @@ export class Reader {
     const series = seriesOf(calendar.id, master.doc, calendarZone);
     const exceptions = new Map((await this.#store.exceptions(this.#ctx.kysely, calendar.id, master.doc.id)).map((e) => [originalKey(e.doc.originalStartTime!), e]));
     const duration = master.endMs === master.startMs ? 0 : Math.max(0, whenSpan(master.doc));
-    let cursor = pageToken !== undefined ? decodePageToken<number>(pageToken, queryKey) : (timeMin !== undefined ? timeMin - duration - 1 : -8.64e15);
+    // The window applies to an instance's own times: an exception moved into it is found by its original start, which
+    // may lie anywhere, so the scan reaches the original starts of those exceptions too.
+    const inWindow = (startMs: number, endMs: number) => (timeMin === undefined || endMs > timeMin) && (timeMax === undefined || startMs < timeMax);
+    const movedIn = [...exceptions.values()].filter((e) => inWindow(e.startMs, e.endMs)).map((e) => whenMs(e.doc.originalStartTime!, calendarZone));
+    const scanFrom = movedIn.reduce((from, ms) => Math.min(from, ms - 1), timeMin !== undefined ? timeMin - duration - 1 : -8.64e15);
+    const scanTo = movedIn.reduce((to, ms) => Math.max(to, ms + 1), timeMax ?? 8.64e15);
+    let cursor = pageToken !== undefined ? decodePageToken<number>(pageToken, queryKey) : scanFrom;
     if (originalStart !== undefined) cursor = originalStart - 1;
     const items: Item[] = [];
     let more: number | undefined;
@@ -289,11 +299,11 @@ export class Reader {
     scan: for (;;) {
       const batch = series.after(cursor, maxResults + 1, calendarZone);
       for (const occ of batch) {
-        if (timeMax !== undefined && occ.startMs >= timeMax) break scan;
+        if (occ.startMs >= scanTo) break scan;
         if (originalStart !== undefined && occ.startMs !== originalStart) break scan;
         cursor = occ.startMs;
-        if (timeMin !== undefined && occ.endMs <= timeMin) continue;
         const ex = exceptions.get(originalKey(occ.start));
+        if (!(ex ? inWindow(ex.startMs, ex.endMs) : inWindow(occ.startMs, occ.endMs))) continue;
         const doc = ex ? ex.doc : instanceDoc(master.doc, occ);
         const item: Item = { id: doc.id, etag: etagOf(ex ? ex.changeSeq : master.changeSeq), startMs: occ.startMs, updatedMs: master.updatedAt, doc };
         if (master.doc.status === 'cancelled') item.doc = { ...doc, status: 'cancelled' };
@@ -315,6 +325,15 @@ export class Reader {
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The series of the listed exception row, when it is not cancelled (a subquery on the same table). */
+const liveSeries = (eb: any) =>
+  eb
+    .selectFrom('calendar_events as series')
+    .select(sql`1`.as('one'))
+    .whereRef('series.calendar_id', '=', 'calendar_events.calendar_id')
+    .whereRef('series.event_id', '=', 'calendar_events.recurring_event_id')
+    .where('series.status', '<>', 'cancelled');
 
 /** A binary heap of item sources ordered by their current head (a k-way merge of sorted sources). */
 class SourceHeap {

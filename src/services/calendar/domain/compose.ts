@@ -75,7 +75,7 @@ export function composeEvent(previous: EventDoc | undefined, f: EventFields, c: 
     reminders: f.reminders ?? { useDefault: true },
     eventType,
   };
-  const copy = ['summary', 'description', 'location', 'colorId', 'transparency', 'visibility', 'attendees', 'attendeesOmitted', 'extendedProperties',
+  const copy = ['summary', 'description', 'location', 'colorId', 'transparency', 'visibility', 'attendees', 'extendedProperties',
     'anyoneCanAddSelf', 'guestsCanInviteOthers', 'guestsCanModify', 'guestsCanSeeOtherGuests', 'source', 'workingLocationProperties',
     'outOfOfficeProperties', 'focusTimeProperties', 'birthdayProperties'] as const;
   const target = doc as unknown as Record<string, unknown>;

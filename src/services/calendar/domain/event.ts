@@ -113,12 +113,29 @@ export function mergePatch(base: Record<string, unknown>, patch: Record<string, 
   return out;
 }
 
-/** Lower-case text `q` searches: summary, description, location, attendees and organizer, working-location labels. */
+/**
+ * The attendees of a write that says some were omitted (`attendeesOmitted: true`, as a read with `maxAttendees` gives
+ * them): the entries it names replace the stored ones with the same e-mail or join the list, and the stored entries
+ * it does not name stay, so a participant can answer without knowing every guest.
+ */
+export function withOmittedAttendees(stored: Attendee[] | undefined, given: unknown): unknown {
+  if (!Array.isArray(given)) return stored;
+  // Entries without an e-mail are passed on as they are, for the body's check to refuse.
+  const emailOf = (a: unknown) => (a !== null && typeof a === 'object' && typeof (a as Attendee).email === 'string' ? (a as Attendee).email.toLowerCase() : '');
+  const named = new Map(given.map((a) => [emailOf(a), a]));
+  const known = new Set((stored ?? []).map((a) => a.email.toLowerCase()));
+  return [...(stored ?? []).map((a) => named.get(a.email.toLowerCase()) ?? a), ...given.filter((a) => !known.has(emailOf(a)))];
+}
+
+/**
+ * Lower-case text `q` searches: summary, description, location, attendees and organizer, and a working location's
+ * labels, building and desk (the fields Calendar's `q` names).
+ */
 export function searchText(doc: EventDoc): string {
   const parts = [doc.summary, doc.description, doc.location, doc.organizer.email, doc.organizer.displayName];
   for (const a of doc.attendees ?? []) parts.push(a.email, a.displayName);
-  const wl = doc.workingLocationProperties as { customLocation?: { label?: string }; officeLocation?: { label?: string } } | undefined;
-  parts.push(wl?.customLocation?.label, wl?.officeLocation?.label);
+  const wl = doc.workingLocationProperties as { customLocation?: { label?: string }; officeLocation?: { label?: string; buildingId?: string; deskId?: string } } | undefined;
+  parts.push(wl?.customLocation?.label, wl?.officeLocation?.label, wl?.officeLocation?.buildingId, wl?.officeLocation?.deskId);
   return parts.filter((p): p is string => typeof p === 'string' && p !== '').join('\n').toLowerCase();
 }
 
