@@ -102,7 +102,7 @@ for (const database of DATABASES) {
       res = await my(alice, '/0/volumes?q=huckleberry');
       assert.deepEqual(res.body, { kind: 'books#volumes', totalItems: 0 });
       res = await my(alice, '/0/volumes?projection=lite&maxResults=1');
-      assert.equal(res.body.items[0].saleInfo, undefined);
+      assert.equal(res.body.items[0].saleInfo.isEbook, undefined);
       assert.equal((await my(alice, '/0/volumes?maxResults=41')).status, 400);
       assert.equal((await my(alice, '/6/volumes')).status, 404);
     });
@@ -147,6 +147,13 @@ for (const database of DATABASES) {
       assert.equal(res.status, 400);
       assert.equal(res.body.error.errors[0].reason, 'required');
       assert.equal((await my(alice, `/0/removeVolume?volumeId=${v.moby}&reason=bored`, 'POST')).status, 400);
+      // Books lists ONBOARDING alone as a reason for a removal; the iOS reasons are addVolume's.
+      res = await my(alice, `/0/removeVolume?volumeId=${v.moby}&reason=IOS_SEARCH`, 'POST');
+      assert.equal(res.status, 400);
+      assert.deepEqual(res.body.error.errors, [
+        { domain: 'global', reason: 'invalid', message: "Invalid value 'IOS_SEARCH' for reason. Allowed values: onboarding.", location: 'reason', locationType: 'parameter' },
+      ]);
+      assert.deepEqual(await shelfIds(alice, 0), [v.sawyer, v.moby]);
       assert.deepEqual(await shelf(alice, 0), before);
     });
 

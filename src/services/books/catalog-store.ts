@@ -4,7 +4,7 @@ import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { bulkInsert } from '../../core/db/bulk.ts';
 import { fullTextMatch, indexFullTextDocuments, removeFullTextDocuments } from '../../core/db/fulltext.ts';
 import type { Database } from '../../core/db/index.ts';
-import { searchFacts, searchText, type CatalogVolume, type LookupKind } from './domain/catalog-volume.ts';
+import { lookupValues, searchFacts, searchText, type CatalogVolume, type LookupKind } from './domain/catalog-volume.ts';
 import type { VolumeQuery } from './domain/query.ts';
 import { VOLUME_INDEX } from './migrations.ts';
 
@@ -146,7 +146,7 @@ export class CatalogStore {
   }
 
   #lookup(kind: LookupKind, value: string) {
-    return this.#db.selectFrom('books_volume_lookups').select('volume_row').where('kind', '=', kind).where('value', '=', value);
+    return this.#db.selectFrom('books_volume_lookups').select('volume_row').where('kind', '=', kind).where('value', 'in', lookupValues(kind, value));
   }
 
   async #count(q: SelectQueryBuilder<any, any, object>): Promise<number> {

@@ -111,5 +111,35 @@ export function normaliseLookup(kind: LookupKind, value: string): string {
   return compact;
 }
 
+/**
+ * The values an identifier look-up matches. An ISBN-10 and the 978 ISBN-13 made from it name the same book, and a
+ * record often lists only one of them (Open Library editions before 2007 carry ISBN-10s alone), so `isbn:` finds a
+ * volume by either spelling; a number whose check digit is wrong has no twin.
+ */
+export function lookupValues(kind: LookupKind, value: string): string[] {
+  if (kind !== 'isbn') return [value];
+  const twin = /^\d{9}[\dX]$/.test(value) ? isbn13Of(value) : /^978\d{10}$/.test(value) ? isbn10Of(value) : undefined;
+  return twin ? [value, twin] : [value];
+}
+
+const digits = (text: string) => [...text].map((c) => (c === 'X' ? 10 : Number(c)));
+const isbn10Check = (first9: string) => {
+  const r = (11 - (digits(first9).reduce((sum, d, i) => sum + d * (10 - i), 0) % 11)) % 11;
+  return r === 10 ? 'X' : String(r);
+};
+const isbn13Check = (first12: string) => String((10 - (digits(first12).reduce((sum, d, i) => sum + d * (i % 2 ? 3 : 1), 0) % 10)) % 10);
+
+function isbn13Of(isbn10: string): string | undefined {
+  if (isbn10Check(isbn10.slice(0, 9)) !== isbn10[9]) return undefined;
+  const first12 = `978${isbn10.slice(0, 9)}`;
+  return first12 + isbn13Check(first12);
+}
+
+function isbn10Of(isbn13: string): string | undefined {
+  if (isbn13Check(isbn13.slice(0, 12)) !== isbn13[12]) return undefined;
+  const first9 = isbn13.slice(3, 12);
+  return first9 + isbn10Check(first9);
+}
+
 /** Text limits every record is held to, whatever its source. */
 export const LIMITS = { title: 1000, subtitle: 1000, name: 300, authors: 50, categories: 100, category: 300, description: 20_000, identifier: 64 };

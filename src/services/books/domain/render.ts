@@ -19,10 +19,12 @@ export interface RenderOptions {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-// The fields Books' discovery document marks "(In LITE projection)", in volumeInfo and accessInfo. Of saleInfo only
-// the prices are marked, and no volume of the catalog has one.
+// The fields Books' discovery document marks "(In LITE projection)" in volumeInfo, saleInfo, accessInfo and userInfo
+// (saleInfo's prices are marked too, but no volume of the catalog has one).
 const LITE_INFO = ['title', 'subtitle', 'authors', 'publisher', 'publishedDate', 'description', 'imageLinks', 'contentVersion', 'infoLink', 'canonicalVolumeLink'] as const;
+const LITE_SALE = ['country', 'buyLink'] as const;
 const LITE_ACCESS = ['country', 'accessViewStatus', 'epub', 'pdf'] as const;
+const LITE_USER = ['isPurchased', 'isPreordered'] as const;
 
 const pick = <T extends object>(from: T, keys: readonly (keyof T)[]): Partial<T> => {
   const out: Partial<T> = {};
@@ -38,9 +40,11 @@ export function renderVolume(v: CatalogVolume, o: RenderOptions): Record<string,
     etag: createHash('sha1').update(JSON.stringify(parts)).digest('base64').slice(0, 11),
     selfLink: `${o.baseUrl}/books/v1/volumes/${v.id}`,
   };
-  const userInfo = o.userInfo ? { userInfo: o.userInfo } : {};
-  if (o.projection === 'lite') return { ...head, volumeInfo: pick(v.volumeInfo, LITE_INFO), accessInfo: pick(v.accessInfo, LITE_ACCESS), ...userInfo };
-  return { ...head, ...parts, ...userInfo };
+  if (o.projection === 'lite') {
+    const userInfo = o.userInfo ? { userInfo: pick(o.userInfo, LITE_USER) } : {};
+    return { ...head, volumeInfo: pick(v.volumeInfo, LITE_INFO), saleInfo: pick(v.saleInfo, LITE_SALE), accessInfo: pick(v.accessInfo, LITE_ACCESS), ...userInfo };
+  }
+  return { ...head, ...parts, ...(o.userInfo ? { userInfo: o.userInfo } : {}) };
 }
 
 export function userInfoOf(addedAt: number | undefined): UserInfo {

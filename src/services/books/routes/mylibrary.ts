@@ -6,7 +6,7 @@ import { renderShelf } from '../domain/render.ts';
 import { shelfOf, type Library } from '../library.ts';
 import { libraryCaller } from './auth.ts';
 import { booleanParam, enumParam, integerParam, pageOf, param, projectionOf, requiredParam, type Query } from './params.ts';
-import { CHANGE_REASONS, MY_LIBRARY_SCHEMAS } from './schemas/bookshelves.ts';
+import { ADD_REASONS, MY_LIBRARY_SCHEMAS, REMOVE_REASONS } from './schemas/bookshelves.ts';
 import { shelfVolumes, volumesAnswer } from './shelf-volumes.ts';
 
 const BASE = '/books/v1/mylibrary/bookshelves';
@@ -42,13 +42,16 @@ export function myLibraryRoutes(app: FastifyInstance, ctx: ServiceContext, libra
     return volumesAnswer(found.totalItems, await library.render(found.items, projection, userId));
   });
 
-  // addVolume and removeVolume take the same parameters.
-  const changes = { addVolume: library.addVolume, removeVolume: library.removeVolume } as const;
-  for (const [method, change] of Object.entries(changes)) {
-    app.post(`${BASE}/:shelf/${method}`, MY_LIBRARY_SCHEMAS.changeVolume, async (req, reply) => {
+  // addVolume and removeVolume take the same parameters; each has its own reasons.
+  const changes = [
+    { method: 'addVolume', change: library.addVolume, reasons: ADD_REASONS },
+    { method: 'removeVolume', change: library.removeVolume, reasons: REMOVE_REASONS },
+  ] as const;
+  for (const { method, change, reasons } of changes) {
+    app.post(`${BASE}/:shelf/${method}`, MY_LIBRARY_SCHEMAS[method], async (req, reply) => {
       const userId = await me(req);
       const query = req.query as Query;
-      enumParam(query, 'reason', CHANGE_REASONS);
+      enumParam(query, 'reason', reasons);
       await change.call(library, userId, shelfParam(req), requiredParam(query, 'volumeId'));
       return done(reply);
     });

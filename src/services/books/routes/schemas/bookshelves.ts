@@ -10,14 +10,13 @@ const ShelfParams = Type.Object(SHELF);
 
 const volumeId = (description: string) => Type.String({ minLength: 1, description });
 
-/** Why a volume is added or removed (addVolume, removeVolume). */
-export const CHANGE_REASONS = ['ios-prex', 'ios-search', 'onboarding'] as const;
+/** Why a volume is added (addVolume) or removed (removeVolume): Books lists fewer reasons for a removal. */
+export const ADD_REASONS = ['ios-prex', 'ios-search', 'onboarding'] as const;
+export const REMOVE_REASONS = ['onboarding'] as const;
 
-/** addVolume and removeVolume take the same parameters. */
-const VOLUME_CHANGE = googleQuery({
-  volumeId: volumeId('ID of volume to add or remove.'),
-  reason: choice(CHANGE_REASONS, 'The reason for which the book is added to or removed from the library.'),
-}, { unknownParameters: 'ignored' });
+/** addVolume and removeVolume take the same parameters, with their own reasons. */
+const volumeChange = (reasons: readonly string[], verb: 'add' | 'remove', done: string) =>
+  googleQuery({ volumeId: volumeId(`ID of volume to ${verb}.`), reason: choice(reasons, `The reason for which the book is ${done} the library.`) }, { unknownParameters: 'ignored' });
 
 export const BOOKSHELF_SCHEMAS = {
   list: documented({ params: UserParams, querystring: googleQuery({}, { unknownParameters: 'ignored' }) }),
@@ -32,7 +31,8 @@ export const MY_LIBRARY_SCHEMAS = {
     params: ShelfParams,
     querystring: googleQuery({ ...PAGE, ...PROJECTION, ...SHOW_PREORDERS, q: Type.Optional(Type.String({ description: 'Full-text search query string in this bookshelf.' })) }, { unknownParameters: 'ignored' }),
   }),
-  changeVolume: documented({ params: ShelfParams, querystring: VOLUME_CHANGE }),
+  addVolume: documented({ params: ShelfParams, querystring: volumeChange(ADD_REASONS, 'add', 'added to') }),
+  removeVolume: documented({ params: ShelfParams, querystring: volumeChange(REMOVE_REASONS, 'remove', 'removed from') }),
   clearVolumes: documented({ params: ShelfParams, querystring: googleQuery({}, { unknownParameters: 'ignored' }) }),
   moveVolume: documented({
     params: ShelfParams,
