@@ -317,5 +317,16 @@ for (const database of DATABASES) {
       const auth = await authorise(done.body.token);
       assert.deepEqual([auth.body.authorised, auth.body.amount, auth.body.authen_result], [true, 1800, 'A']);
     });
+
+    it('gives a challenged Mastercard the Mastercard ECI', async () => {
+      const n = nonce();
+      const body = { merchantid: MID_3DS, amount: 1900, identifier: 'TK-XHR-MC-01', cardnumber: '5100000000000008', expmonth: 12, expyear: 2030, csc: '123', nonce: n, mac: directPostMac(LICENCE, n, 1900, 'TK-XHR-MC-01'), threedsecure: { browserLanguage: 'en-GB' } };
+      const challenge = (await call(`${base}/direct/tokenise`, { body, headers: { 'pay-api-key': caller(t).key() } })).body.RequestChallenged;
+      const rreq = await call(`${base}/3dsv2/gen-rreq`, { body: { creq: challenge.creq, transStatus: 'Y' } });
+      const done = await call(`${base}/direct/cres/tokenise/${challenge.threedserver_trans_id}`, { body: { cres: rreq.body.cres } });
+      assert.equal(done.status, 200, done.text);
+      assert.deepEqual([done.body.scheme, done.body.authen_result, done.body.eci], ['Mastercard', 'Y', '02']);
+      assert.equal((await authorise(done.body.token)).body.eci, '02');
+    });
   });
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, it } from 'node:test';
 import { call } from '../helpers/runtime.ts';
-import { authRequest, caller, describeGateway, FOREIGN_MID, MID, OTHER_CLIENT, OTHER_LICENCE } from './support.ts';
+import { authRequest, caller, describeGateway, FOREIGN_MID, MASTERCARD, MID, OTHER_CLIENT, OTHER_LICENCE } from './support.ts';
 
 /** The merchant's return address: records what the browser posts to it. */
 async function termUrlServer(): Promise<{ url: string; posts: string[]; close(): Promise<void> }> {
@@ -131,6 +131,19 @@ describeGateway('payments 3-D Secure', (t, c) => {
     assert.deepEqual([a.authorised, a.authen_result, a.result_code], [false, 'Y', '090']);
     const gen = await call(`${t.url('payments')}/3dsv2/gen-rreq`, { body: { creq: rc.creq, transStatus: 'Y' } });
     assert.equal(gen.status, 400, 'a completed challenge cannot be answered again');
+  });
+
+  it('gives Mastercard and Maestro cards their scheme\'s ECI (02 / 01 / 00), Visa its own (05 / 06 / 07)', async () => {
+    const eci = async (cardnumber: string, csc: string) => (await tds(csc, { cardnumber })).body.AuthResponse.eci;
+    for (const cardnumber of [MASTERCARD, '6333110000000002']) {
+      assert.deepEqual([await eci(cardnumber, '750'), await eci(cardnumber, '741'), await eci(cardnumber, '732')], ['02', '01', '00'], cardnumber);
+    }
+    assert.deepEqual([await eci('4000000000000002', '750'), await eci('4000000000000002', '741'), await eci('4000000000000002', '732')], ['05', '06', '07']);
+    // A challenge the Mastercard holder completes.
+    const rc = (await tds('123', { cardnumber: MASTERCARD })).body.RequestChallenged;
+    const gen = await call(`${t.url('payments')}/3dsv2/gen-rreq`, { body: { creq: rc.creq, transStatus: 'Y' } });
+    const a = (await c.post('/v6/cres', { cres: gen.body.cres })).body;
+    assert.deepEqual([a.authorised, a.authen_result, a.eci], [true, 'Y', '02']);
   });
 
   it('refuses forged or unknown cres and creq values', async () => {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { call } from '../helpers/runtime.ts';
-import { authRequest, describeGateway, FOREIGN_MID, ident, MID, moveClock, STRICT_MID } from './support.ts';
+import { authRequest, CLIENT, describeGateway, FOREIGN_MID, ident, LICENCE, MID, moveClock, STRICT_MID } from './support.ts';
 
 describeGateway('payments batches', (t, c) => {
 
@@ -130,6 +130,19 @@ describeGateway('payments batches', (t, c) => {
       headers: { 'content-type': 'text/xml' },
     });
     assert.match(xml.text, /<MerchantBatchReportResponse><batches><batch_closed>/);
+  });
+
+  it('reports only the merchant a key issued for a subject acts for', async () => {
+    const scopedKey = async () => (await call(`${t.url('payments')}/v6/authenticate`, { body: { clientid: CLIENT, licencekey: LICENCE, subject: String(STRICT_MID) } })).body.key as string;
+    const all = await c.post('/v6/merchant-batch/report', {});
+    assert.deepEqual([...new Set(all.body.batches.map((b: any) => b.merchantid))], [MID, STRICT_MID], 'the client has batches of both merchants');
+
+    const scoped = await c.post('/v6/merchant-batch/report', {}, { key: await scopedKey() });
+    assert.equal(scoped.status, 200);
+    assert.deepEqual(scoped.body.batches.map((b: any) => [b.merchantid, b.batch_no]), [[STRICT_MID, '1']]);
+    assert.equal(scoped.body.count, 1);
+    const refused = await c.post('/v6/merchant-batch/report', { merchant_id: [MID] }, { key: await scopedKey() });
+    assert.deepEqual([refused.status, refused.body.code], [403, 'S002']);
   });
 
   it('closes a batch on demand from the admin API', async () => {

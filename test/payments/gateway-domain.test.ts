@@ -211,16 +211,16 @@ describe('3-D Secure table', () => {
   it('maps the CSC to frictionless outcomes, an error or a challenge', () => {
     assert.deepEqual(
       ['731', '732', '733', '741', '750'].map((c) => {
-        const o = threeDsFor(c);
+        const o = threeDsFor(c, 'VI');
         return o.kind === 'frictionless' ? [o.authen_result, o.proceed] : o.kind;
       }),
       [['N', false], ['U', true], ['R', false], ['A', true], ['Y', true]],
     );
-    assert.equal(threeDsFor('761').kind, 'error');
-    assert.equal(threeDsFor('123').kind, 'challenge');
-    assert.equal(threeDsFor(undefined).kind, 'challenge');
-    assert.equal(challengeResult('Y').proceed, true);
-    assert.equal(challengeResult('N').proceed, false);
+    assert.equal(threeDsFor('761', 'VI').kind, 'error');
+    assert.equal(threeDsFor('123', 'VI').kind, 'challenge');
+    assert.equal(threeDsFor(undefined, 'VI').kind, 'challenge');
+    assert.equal(challengeResult('Y', 'VI').proceed, true);
+    assert.equal(challengeResult('N', 'VI').proceed, false);
   });
 });
 

@@ -109,6 +109,24 @@ describeGateway('payments capture, void, refund, retrieve', (t, c) => {
     assert.equal((await c.post('/v6/retrieve', { merchantid: MID, identifier })).body.code, 'D023');
   });
 
+  it('retrieves by identifier and transno together: only what matches both', async () => {
+    const identifier = ident('both');
+    const first = await sale({ identifier, duplicate_policy: '2', amount: 301 });
+    const second = await sale({ identifier, duplicate_policy: '2', amount: 302 });
+    const other = await sale({ amount: 303 });
+    let res = await c.post('/v6/retrieve', { merchantid: MID, identifier, transno: first.transno });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.auths.map((a: any) => [a.transno, a.amount_value]), [[first.transno, 301]]);
+    res = await c.post('/v6/retrieve', { merchantid: MID, identifier, transno: second.transno });
+    assert.deepEqual(res.body.auths.map((a: any) => a.transno), [second.transno]);
+    // A transno whose transaction carries another identifier matches nothing.
+    res = await c.post('/v6/retrieve', { merchantid: MID, identifier, transno: other.transno });
+    assert.deepEqual([res.status, res.body.code], [422, 'D022']);
+    // The identifier is checked even beside a transno.
+    res = await c.post('/v6/retrieve', { merchantid: MID, identifier: 'ab', transno: first.transno });
+    assert.deepEqual([res.status, res.body.code], [400, 'P039']);
+  });
+
   it('keeps transactions and counters across a restart', async () => {
     const pre = await sale({ pre_auth: true });
     await t.restart();

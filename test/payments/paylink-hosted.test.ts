@@ -117,6 +117,22 @@ for (const database of DATABASES) {
       assert.ok(postbacks.some((p) => p.body.identifier === identifier), 'already delivered when the page came back');
     });
 
+    it('authorises only with ENFORCE_PREAUTH (capture comes later), unless BYPASS_PREAUTH is also set', async () => {
+      const pre = await create({ config: { postback: hookUrl, postback_policy: 'sync', options: ['ENFORCE_PREAUTH'] } });
+      assert.match(await (await post(pre.url, card)).text(), /Payment complete/);
+      assert.equal(postbacks.find((p) => p.body.identifier === pre.identifier)?.body.status, 'P', 'the postback names a pre-authorisation');
+      const [auth] = (await api('POST', '/v6/retrieve', { merchantid: MID, identifier: pre.identifier })).body.auths;
+      assert.deepEqual([auth.trans_type, auth.trans_status, auth.authcode], ['P', 'P', 'B12345']);
+      const captured = await api('POST', '/v6/capture', { merchantid: MID, identifier: pre.identifier });
+      assert.deepEqual([captured.status, captured.body.code], [200, '001']);
+
+      const sale = await create({ config: { postback: hookUrl, postback_policy: 'sync', options: ['ENFORCE_PREAUTH', 'BYPASS_PREAUTH'] } });
+      assert.match(await (await post(sale.url, card)).text(), /Payment complete/);
+      assert.equal(postbacks.find((p) => p.body.identifier === sale.identifier)?.body.status, 'O');
+      const [saleAuth] = (await api('POST', '/v6/retrieve', { merchantid: MID, identifier: sale.identifier })).body.auths;
+      assert.deepEqual([saleAuth.trans_type, saleAuth.trans_status, saleAuth.authcode], ['S', 'O', 'A12345']);
+    });
+
     it('posts back in XML when the token was created in XML', async () => {
       const created = await call(`${base}/paylink/create`, {
         method: 'POST',

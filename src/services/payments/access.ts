@@ -96,6 +96,11 @@ export class Access {
     return merchant;
   }
 
+  /** The merchants the caller may act for: every merchant of its client, or the one a key issued for a subject names. */
+  async merchantsOf(caller: Caller): Promise<Merchant[]> {
+    return (await this.#merchants.list(caller.client.clientid)).filter((m) => caller.subject === undefined || m.merchantid === caller.subject);
+  }
+
   get ttlMinutes(): number {
     return this.#ttlMinutes;
   }

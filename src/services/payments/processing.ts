@@ -54,8 +54,11 @@ export interface AuthOptions {
   skipThreeDs?: boolean;
 }
 
-/** Which transaction a capture, void or retrieve names. */
+/** Which transaction a capture or void names. */
 export type TxRef = { identifier: string; transno?: undefined } | { transno: number; identifier?: undefined };
+
+/** What a retrieve matches: an identifier, a transno, or both. */
+export type TxFilter = { identifier?: string; transno?: number };
 
 const refuse = (r: Refusal, identifier?: string) => payError(422, r.code, r.message, identifier);
 
@@ -81,7 +84,7 @@ export class Processor {
     if (!threeDsApplies) {
       decided = withOutcome(base, acquire(acquirerInput), {});
     } else {
-      const tdsOutcome = threeDsFor(input.csc);
+      const tdsOutcome = threeDsFor(input.csc, bin.scheme_id);
       if (tdsOutcome.kind === 'error') {
         decided = { ...base, result: 2, result_code: 'D047', result_message: tdsOutcome.message, trans_status: 'R', checks: { ...base.checks, authen_result: 'U' } };
       } else if (tdsOutcome.kind === 'frictionless') {
@@ -113,7 +116,7 @@ export class Processor {
     const card = { maskedpan: maskPan(input.cardnumber), scheme: bin.scheme, bin_commercial: bin.bin_commercial, bin_debit: bin.bin_debit, bin_description: bin.bin_description };
     const payment: PreparedPayment = { input: kept, currency, card, outcome };
     if (!merchant.threeDSecure || tds === undefined || tds.tds_policy === '2') return { payment, challenge: false };
-    const tdsOutcome = threeDsFor(input.csc);
+    const tdsOutcome = threeDsFor(input.csc, bin.scheme_id);
     if (tdsOutcome.kind === 'error') throw payError(422, 'D047', tdsOutcome.message, input.identifier);
     if (tdsOutcome.kind === 'challenge') return { payment, challenge: true };
     if (!tdsOutcome.proceed) throw payError(422, '098', tdsOutcome.message, input.identifier);
@@ -201,7 +204,8 @@ export class Processor {
     if (a.merchantid !== merchant.merchantid) throw payError(403, 'S002', 'No permission for this authentication');
     if (!a.acsResult) throw payError(422, '050', 'Waiting authorisation: the challenge has not been completed at the ACS');
     if (!(await store.complete(a.id, this.#d.clock.now()))) throw payError(422, 'P030', 'Authorisation invalid: the challenge has already been completed');
-    const result = challengeResult(a.acsResult);
+    // The masked number keeps the BIN, which names the scheme (and so the ECI).
+    const result = challengeResult(a.acsResult, binInfo(a.maskedpan.slice(0, 6))?.scheme_id ?? '');
     return { authen_result: result.authen_result, eci: result.eci, cavv: result.proceed ? randomHex(14) : '', proceed: result.proceed };
   }
 
@@ -254,7 +258,7 @@ export class Processor {
     if (tx.trans_status !== 'H') throw payError(422, 'P030', 'Authorisation invalid: the challenge has already been completed', tx.identifier);
     const acs = tx.threeds!.acsResult;
     if (!acs) throw payError(422, '050', 'Waiting authorisation: the challenge has not been completed at the ACS', tx.identifier);
-    const auth = challengeResult(acs);
+    const auth = challengeResult(acs, tx.card.scheme_id);
     const checks: TxChecks = { ...tx.checks, authen_result: auth.authen_result, eci: auth.eci, cavv: auth.proceed ? randomHex(14) : '' };
     const outcome: AcquirerOutcome = auth.proceed
       ? tx.threeds!.outcome
@@ -343,8 +347,8 @@ export class Processor {
     return refund ? authResponse(refund, licenceKey, requestId) : duplicate();
   }
 
-  /** Up to five transactions matching an identifier or transno from the last 90 days, newest first. */
-  async retrieve(merchant: Merchant, ref: TxRef): Promise<Tx[]> {
+  /** Up to five transactions matching an identifier, a transno or both from the last 90 days, newest first. */
+  async retrieve(merchant: Merchant, ref: TxFilter): Promise<Tx[]> {
     const found = await this.#d.transactions.search(merchant.merchantid, ref, this.#d.clock.now() - RETRIEVE_DAYS_MS, RETRIEVE_LIMIT);
     if (found.length === 0) {
       throw ref.transno !== undefined

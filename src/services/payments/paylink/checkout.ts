@@ -139,6 +139,8 @@ export class PaylinkCheckout {
       expyear: expiryYear(card.expyear),
       csc: typeof card.csc === 'string' && card.csc !== '' ? card.csc : undefined,
       name_on_card: typeof card.name_on_card === 'string' && card.name_on_card.trim() ? card.name_on_card.trim() : undefined,
+      // ENFORCE_PREAUTH authorises only (the merchant captures later); BYPASS_PREAUTH wins over it.
+      pre_auth: options.includes('ENFORCE_PREAUTH') && !options.includes('BYPASS_PREAUTH') ? true : undefined,
       // The token itself guarantees one payment; retries after a decline must not be refused as duplicates.
       duplicate_policy: '2',
       csc_policy: policy('BYPASS_CSC_REQUIRED', 'ENFORCE_CSC_REQUIRED'),

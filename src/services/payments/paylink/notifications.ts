@@ -135,7 +135,8 @@ function postbackFields(r: Record<string, unknown>, t: TokenRecord): Record<stri
     merchantid: t.merchantid,
     mode: 'test',
     result: r.result,
-    status: 'O',
+    // O open for settlement, P a pre-authorisation awaiting capture.
+    status: r.trans_status === 'P' ? 'P' : 'O',
     transno: r.transno,
     maskedPan: r.maskedpan,
     cardScheme: r.scheme,

@@ -58,7 +58,8 @@ export function batchRoutes(app: FastifyInstance, g: Gateway): void {
       for (const id of requested) await g.access.merchantFor(caller, id);
       merchantids = requested;
     } else {
-      merchantids = (await g.merchants.list(caller.client.clientid)).map((m) => m.merchantid);
+      // A key issued for a subject reports on that merchant only.
+      merchantids = (await g.access.merchantsOf(caller)).map((m) => m.merchantid);
     }
     const query = { from, until, merchantids, order, maxResults: page.maxResults };
     const offset = decodePageToken(page.nextToken, query);

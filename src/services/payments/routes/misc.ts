@@ -33,7 +33,7 @@ export function miscRoutes(app: FastifyInstance, g: Gateway): void {
     const sort = (req.query as { sort?: string }).sort;
     if (sort !== undefined && sort !== 'merchantid' && sort !== 'name') throw payError(400, 'P045', 'Field invalid: sort accepts merchantid or name');
     // A key issued for a subject sees only that merchant.
-    const merchants = (await g.merchants.list(caller.client.clientid)).filter((m) => caller.subject === undefined || m.merchantid === caller.subject);
+    const merchants = await g.access.merchantsOf(caller);
     if (sort === 'name') merchants.sort((a, b) => a.name.localeCompare(b.name) || a.merchantid - b.merchantid);
     return send(req, reply, 'ListMerchantsResponse', {
       client_name: caller.client.name,

@@ -13,7 +13,7 @@ export const CaptureRequest = model('CaptureRequest', { merchantid: MerchantId }
 
 export const VoidRequest = model('VoidRequest', { merchantid: MerchantId }, TxRefFields, `Cancellation of a transaction before settlement. ${TX_REF_NOTE}`);
 
-export const RetrieveRequest = model('RetrieveRequest', { merchantid: MerchantId }, TxRefFields, `The transactions matching a reference. ${TX_REF_NOTE}`);
+export const RetrieveRequest = model('RetrieveRequest', { merchantid: MerchantId }, TxRefFields, `The transactions matching a reference. ${TX_REF_NOTE} Given both, only transactions matching both are listed.`);
 
 export const RefundRequest = model(
   'RefundRequest',

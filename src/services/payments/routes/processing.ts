@@ -5,16 +5,21 @@ import { Fields } from '../domain/fields.ts';
 import { IDENTIFIER, parseAmount, parseAuthRequest, parseChargeRequest, parseMerchantId } from '../domain/requests.ts';
 import type { Gateway } from '../gateway.ts';
 import { ack, bodyOf, send, sendDecision } from '../http.ts';
-import { authReference, type TxRef } from '../processing.ts';
+import { authReference, type TxFilter, type TxRef } from '../processing.ts';
 import { PROCESSING_SCHEMAS } from './processing-schemas.ts';
 
-/** `identifier` or `transno`, one of which is required. */
-function txRef(f: Fields): TxRef {
+/** `identifier` and `transno` as given (each checked), at least one of them. */
+function txFilter(f: Fields): TxFilter {
   const transno = f.int('transno', { invalid: 'P014', min: 0, max: 2_147_483_647 });
-  if (transno !== undefined) return { transno };
   const identifier = f.str('identifier', IDENTIFIER);
-  if (identifier !== undefined) return { identifier };
-  throw payError(400, 'P013', 'Field not provided: transno or identifier');
+  if (transno === undefined && identifier === undefined) throw payError(400, 'P013', 'Field not provided: transno or identifier');
+  return transno === undefined ? { identifier } : identifier === undefined ? { transno } : { transno, identifier };
+}
+
+/** The one transaction a capture or void names: by transno when given, else by identifier. */
+function txRef(f: Fields): TxRef {
+  const filter = txFilter(f);
+  return filter.transno !== undefined ? { transno: filter.transno } : { identifier: filter.identifier! };
 }
 
 export function processingRoutes(app: FastifyInstance, g: Gateway): void {
@@ -95,9 +100,10 @@ export function processingRoutes(app: FastifyInstance, g: Gateway): void {
     const caller = await g.access.authenticate(req);
     const f = new Fields(bodyOf(req, 'RetrieveRequest'));
     const merchantid = parseMerchantId(f);
-    const ref = txRef(f);
+    // Both given narrow the search: only transactions matching both are listed.
+    const filter = txFilter(f);
     const merchant = await g.access.merchantFor(caller, merchantid);
-    const found = await g.processor.retrieve(merchant, ref);
+    const found = await g.processor.retrieve(merchant, filter);
     return send(req, reply, 'AuthReferences', { auths: found.map(authReference) });
   });
 }

@@ -93,7 +93,7 @@ export const ChargeFields: TProperties = {
 
 export const CardToken = Type.String({ maxLength: 200, pattern: '^ct[1-9A-HJ-NP-Za-km-z]+$', description: 'Base58 card token starting with ct, from retrieving a card-holder account; lives 30 minutes.' });
 
-/** `identifier` or `transno`: one of them is required (transno wins when both are given). */
+/** `identifier` or `transno`: one of them is required (a capture or void acts on the transno when both are given). */
 export const TxRefFields: TProperties = { identifier: Identifier, transno: TransNo };
 export const TX_REF_NOTE = 'The transaction is named by transno or identifier: one of them is required.';
 
