@@ -118,14 +118,14 @@ describe('grouping and rules', () => {
   });
 
   it('reads a groups.update body', () => {
-    assert.deepEqual(readGroupUpdate({ resolutionStatus: 'MUTED', trackingIssues: [{ url: 'https://x/1' }] }, 'projects/p/groups/g', 'g'), {
+    assert.deepEqual(readGroupUpdate({ resolutionStatus: 'MUTED', trackingIssues: [{ url: 'https://x/1' }] }, ['projects/p/groups/g'], 'g'), {
       resolutionStatus: 'MUTED',
       trackingIssues: [{ url: 'https://x/1' }],
     });
-    assert.deepEqual(readGroupUpdate({}, 'projects/p/groups/g', 'g'), { resolutionStatus: 'OPEN', trackingIssues: [] });
-    assert.throws(() => readGroupUpdate({ resolutionStatus: 'GONE' }, 'projects/p/groups/g', 'g'), /resolution_status/);
-    assert.throws(() => readGroupUpdate({ name: 'projects/p/groups/h' }, 'projects/p/groups/g', 'g'), /does not match/);
-    assert.throws(() => readGroupUpdate({ trackingIssues: [{}] }, 'projects/p/groups/g', 'g'), /url must be set/);
+    assert.deepEqual(readGroupUpdate({}, ['projects/p/groups/g'], 'g'), { resolutionStatus: 'OPEN', trackingIssues: [] });
+    assert.throws(() => readGroupUpdate({ resolutionStatus: 'GONE' }, ['projects/p/groups/g'], 'g'), /resolution_status/);
+    assert.throws(() => readGroupUpdate({ name: 'projects/p/groups/h' }, ['projects/p/groups/g'], 'g'), /does not match/);
+    assert.throws(() => readGroupUpdate({ trackingIssues: [{}] }, ['projects/p/groups/g'], 'g'), /url must be set/);
   });
 });
 

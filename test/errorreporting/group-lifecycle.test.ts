@@ -58,6 +58,27 @@ for (const database of DATABASES) {
       assert.equal(stats.length, 2);
     });
 
+    it('writes back a group read through the location path under its project path, and the other way round', async () => {
+      const projectName = 'projects/two-name-forms';
+      await report(projectName, 'web', 'connect');
+      const regional = (await client().projects.locations.groupStats.list({ projectName: `${projectName}/locations/global` })).data.errorGroupStats!;
+      const group = regional[0].group!;
+      const projectForm = `${projectName}/groups/${group.groupId}`;
+      const acknowledged = await client().projects.groups.update({ name: projectForm, requestBody: { ...group, resolutionStatus: 'ACKNOWLEDGED' } });
+      assert.deepEqual(acknowledged.data, { name: projectForm, groupId: group.groupId, resolutionStatus: 'ACKNOWLEDGED' });
+      const resolved = await client().projects.locations.groups.update({ name: group.name!, requestBody: { ...acknowledged.data, resolutionStatus: 'RESOLVED' } });
+      assert.equal(resolved.data.resolutionStatus, 'RESOLVED');
+      // Another group's name, in either form, is still refused and changes nothing.
+      for (const name of [`${projectName}/groups/Cother`, `${projectName}/locations/global/groups/Cother`]) {
+        await assert.rejects(client().projects.groups.update({ name: projectForm, requestBody: { name, resolutionStatus: 'MUTED' } }), (err: any) => {
+          assert.equal(err.status, 400);
+          assert.equal(err.message, `ErrorGroup.name "${name}" does not match the group in the request path "${projectForm}".`);
+          return true;
+        });
+      }
+      assert.equal((await client().projects.groups.get({ groupName: projectForm })).data.resolutionStatus, 'RESOLVED');
+    });
+
     it('reopens a resolved group when its error occurs again, and leaves the other statuses alone', async () => {
       const projectName = 'projects/recurring-failure';
       const statuses: Record<string, string> = { connect: 'RESOLVED', query: 'ACKNOWLEDGED', close: 'MUTED' };

@@ -43,7 +43,8 @@ for (const database of DATABASES) {
       assert.deepEqual(event.properties.serviceContext.required, ['service']);
       assert.equal(event.properties.eventTime.format, 'date-time');
       const location = event.properties.context.properties.reportLocation;
-      assert.deepEqual(location.required, ['functionName']);
+      assert.equal(location.required, undefined);
+      assert.equal(location.properties.functionName.type, 'string');
       assert.equal(location.properties.lineNumber.minimum, 0);
       assert.equal(event.properties.context.properties.httpRequest.properties.responseStatusCode.type, 'integer');
     });

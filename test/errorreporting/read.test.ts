@@ -160,8 +160,10 @@ for (const database of DATABASES) {
       assert.ok(!all.includes(groupB));
       assert.equal((await get(`groupStats?groupId=${groupB}`)).body.errorGroupStats[0].group.resolutionStatus, 'MUTED');
       // Named groups appear even with no events in the range, with zero counts and their all-time first and last seen.
-      const zero = (await get(`groupStats?groupId=${groupB}&groupId=${groupA}&timeRange.period=PERIOD_1_HOUR`)).body.errorGroupStats;
+      const zero = (await get(`groupStats?groupId=${groupB}&groupId=${groupA}&timeRange.period=PERIOD_1_HOUR&timedCountDuration=600s`)).body.errorGroupStats;
       assert.deepEqual(zero.map((s: any) => [s.group.groupId, s.count]).sort(), [[groupA, '0'], [groupB, '0']].sort());
+      // Without buckets, timedCounts is left out like every empty list.
+      assert.deepEqual(zero.map((s: any) => Object.hasOwn(s, 'timedCounts')), [false, false]);
       assert.equal(zero.find((s: any) => s.group.groupId === groupB).lastSeenTime, '2026-03-01T11:00:00Z');
     });
 

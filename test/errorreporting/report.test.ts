@@ -64,6 +64,87 @@ for (const database of DATABASES) {
       assert.equal(res.status, 200, res.text);
     });
 
+    const eventsOf = async (project: string) => {
+      const [stats] = (await groupStats(project)).errorGroupStats;
+      const res = await call(`${base}/v1beta1/projects/${project}/events?groupId=${stats.group.groupId}`, { headers: { authorization: `Bearer ${DEV_TOKEN}` } });
+      return res.body.errorEvents;
+    };
+
+    it('accepts a trace with the all-default context the Node.js library sends, and keeps only the fields set', async () => {
+      const defaults = { httpRequest: { method: '', url: '', userAgent: '', referrer: '', responseStatusCode: 0, remoteIp: '' }, user: '', reportLocation: { filePath: '', lineNumber: 0, functionName: '' } };
+      const res = await call(reportUrl('node-library'), { body: { serviceContext: { service: 'node' }, message: TRACE, context: defaults } });
+      assert.equal(res.status, 200, res.text);
+      const partial = { ...defaults, httpRequest: { ...defaults.httpRequest, method: 'GET', responseStatusCode: 500 }, reportLocation: { filePath: '/app/index.js', lineNumber: 0, functionName: '' } };
+      assert.equal((await call(reportUrl('node-library'), { body: { serviceContext: { service: 'node' }, message: TRACE, context: partial } })).status, 200);
+      const events = await eventsOf('node-library');
+      assert.deepEqual(events.map((e: any) => e.context), [{ httpRequest: { method: 'GET', responseStatusCode: 500 }, reportLocation: { filePath: '/app/index.js' } }, undefined]);
+      // Without a trace the function name is still needed, default or absent.
+      const noTrace = await call(reportUrl('node-library'), { body: { serviceContext: { service: 'node' }, message: 'quota exceeded', context: defaults } });
+      assert.equal(noTrace.status, 400);
+      assert.equal(noTrace.body.error.message, 'ReportedErrorEvent.context.report_location.function_name must be set.');
+      assert.equal((await logOf('node-library')).total, 2);
+    });
+
+    it('reads an empty serviceContext.resourceType as unset', async () => {
+      const res = await call(reportUrl('empty-resource-type'), { body: { serviceContext: { service: 'web', version: '', resourceType: '' }, message: TRACE } });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual((await eventsOf('empty-resource-type'))[0].serviceContext, { service: 'web' });
+    });
+
+    const reportsAll = async (project: string, messages: string[]) => {
+      for (const message of messages) {
+        const res = await call(reportUrl(project), { body: { serviceContext: { service: 'app' }, message } });
+        assert.equal(res.status, 200, `${message}: ${res.text}`);
+      }
+      assert.deepEqual((await groupStats(project)).errorGroupStats.map((s: any) => s.count), messages.map(() => '1'));
+    };
+
+    it('recognises the traces of Node.js errors named with a code', async () => {
+      await reportsAll('node-errors', [
+        'TypeError [ERR_INVALID_ARG_TYPE]: The "path" argument must be of type string. Received undefined\n    at Object.openSync (node:fs:571:10)\n    at Object.readFileSync (node:fs:452:35)',
+        'DOMException [AbortError]: This operation was aborted\n    at new DOMException (node:internal/per_context/domexception:53:5)',
+      ]);
+    });
+
+    it('recognises traces whose message runs over several lines', async () => {
+      await reportsAll('multi-line-messages', [
+        'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n1 !== 2\n\n    at check (/app/check.js:4:10)',
+        'Error: first line\nsecond line\n    at check (/app/check.js:4:10)',
+        'com.fasterxml.jackson.databind.exc.MismatchedInputException: Cannot deserialize value of type `int`\n at [Source: (String)"{}"; line: 1, column: 1]\n\tat com.fasterxml.jackson.databind.DeserializationContext.reportInputMismatch(DeserializationContext.java:1741)',
+        'System.InvalidOperationException: first line\nsecond line\n   at App.Program.Main(String[] args) in /app/Program.cs:line 10',
+      ]);
+    });
+
+    it('accepts fields under their proto names, as proto3 JSON does, and answers in camelCase', async () => {
+      const body = {
+        service_context: { service: 'web', version: 'v3' },
+        event_time: '2026-03-01T11:00:00Z',
+        message: 'quota exceeded',
+        context: { http_request: { method: 'GET', response_status_code: 429, remote_ip: '10.0.0.1' }, report_location: { file_path: 'billing.js', line_number: 7, function_name: 'charge' } },
+      };
+      const res = await call(reportUrl('proto-names'), { body });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(await eventsOf('proto-names'), [
+        {
+          eventTime: '2026-03-01T11:00:00Z',
+          serviceContext: { service: 'web', version: 'v3' },
+          message: 'quota exceeded',
+          context: { httpRequest: { method: 'GET', responseStatusCode: 429, remoteIp: '10.0.0.1' }, reportLocation: { filePath: 'billing.js', lineNumber: 7, functionName: 'charge' } },
+        },
+      ]);
+      const [stats] = (await groupStats('proto-names')).errorGroupStats;
+      const groupUrl = `${base}/v1beta1/${stats.group.name}`;
+      const auth = { authorization: `Bearer ${DEV_TOKEN}` };
+      const put = await call(groupUrl, { method: 'PUT', headers: auth, body: { group_id: stats.group.groupId, resolution_status: 'ACKNOWLEDGED', tracking_issues: [{ url: 'https://bugs.example/7' }] } });
+      assert.equal(put.status, 200, put.text);
+      assert.deepEqual((await call(groupUrl, { headers: auth })).body, { ...stats.group, resolutionStatus: 'ACKNOWLEDGED', trackingIssues: [{ url: 'https://bugs.example/7' }] });
+      // A field given under both names is refused, and the group is left as it was.
+      const twice = await call(groupUrl, { method: 'PUT', headers: auth, body: { resolutionStatus: 'MUTED', resolution_status: 'RESOLVED' } });
+      assert.equal(twice.status, 400);
+      assert.equal(twice.body.error.message, 'Invalid JSON payload received. Field "resolutionStatus" is given twice, also as "resolution_status".');
+      assert.equal((await call(groupUrl, { headers: auth })).body.resolutionStatus, 'ACKNOWLEDGED');
+    });
+
     const bad: Array<{ name: string; url?: () => string; body?: unknown; raw?: string; headers?: Record<string, string>; status: number; rpc: string; message: string | RegExp }> = [
       { name: 'missing serviceContext', body: { message: TRACE }, status: 400, rpc: 'INVALID_ARGUMENT', message: 'ReportedErrorEvent.service_context must be set.' },
       { name: 'missing service', body: { serviceContext: { version: '1' }, message: TRACE }, status: 400, rpc: 'INVALID_ARGUMENT', message: 'ReportedErrorEvent.service_context.service must be set.' },
@@ -76,6 +157,7 @@ for (const database of DATABASES) {
       { name: 'eventTime more than 24 h ahead', body: { serviceContext: { service: 'web' }, message: TRACE, eventTime: '2026-03-02T12:00:01Z' }, status: 400, rpc: 'INVALID_ARGUMENT', message: /more than 24 hours in the future/ },
       { name: 'caller-set resourceType', body: { serviceContext: { service: 'web', resourceType: 'gae_app' }, message: TRACE }, status: 400, rpc: 'INVALID_ARGUMENT', message: /resource_type is output only/ },
       { name: 'reportLocation without functionName', body: { serviceContext: { service: 'web' }, message: 'x', context: { reportLocation: { filePath: 'a.js' } } }, status: 400, rpc: 'INVALID_ARGUMENT', message: 'ReportedErrorEvent.context.report_location.function_name must be set.' },
+      { name: 'a field under both its names', body: { serviceContext: { service: 'web' }, service_context: { service: 'web' }, message: TRACE }, status: 400, rpc: 'INVALID_ARGUMENT', message: 'Invalid JSON payload received. Field "serviceContext" is given twice, also as "service_context".' },
       { name: 'unknown field', body: { serviceContext: { service: 'web', team: 'x' }, message: TRACE }, status: 400, rpc: 'INVALID_ARGUMENT', message: `Invalid JSON payload received. Unknown name "team" at 'event.service_context': Cannot find field.` },
       { name: 'bad project id form', url: () => reportUrl('Bad_Project'), body: { serviceContext: { service: 'web' }, message: TRACE }, status: 400, rpc: 'INVALID_ARGUMENT', message: /^Invalid project name: "projects\/Bad_Project"/ },
       { name: 'not a project name', url: () => `${base}/v1beta1/folders%2F123456/events:report?key=${DEV_API_KEY}`, body: { serviceContext: { service: 'web' }, message: TRACE }, status: 400, rpc: 'INVALID_ARGUMENT', message: /^Invalid project name: "folders\/123456"/ },

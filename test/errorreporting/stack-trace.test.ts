@@ -11,6 +11,18 @@ const EXAMPLES: Array<{ language: TraceLanguage; type: string; top: string; text
     text: "TypeError: Cannot read properties of undefined (reading 'x')\n    at Object.<anonymous> (/app/index.js:10:5)\n    at Module._compile (node:internal/modules/cjs/loader:1105:14)\n    at /app/boot.js:3:1\n    at async Promise.all (index 0)",
   },
   {
+    language: 'javascript',
+    type: 'TypeError',
+    top: 'Object.openSync',
+    text: 'TypeError [ERR_INVALID_ARG_TYPE]: The "path" argument must be of type string. Received undefined\n    at Object.openSync (node:fs:571:10)\n    at Object.readFileSync (node:fs:452:35)',
+  },
+  {
+    language: 'javascript',
+    type: 'AssertionError',
+    top: 'check',
+    text: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n1 !== 2\n\n    at check (/app/check.js:4:10)\n    at main (/app/main.js:2:1)',
+  },
+  {
     language: 'python',
     type: 'ValueError',
     top: 'parse',
@@ -21,6 +33,12 @@ const EXAMPLES: Array<{ language: TraceLanguage; type: string; top: string; text
     type: 'java.lang.IllegalStateException',
     top: 'com.example.Foo.bar',
     text: 'java.lang.IllegalStateException: boom\n\tat com.example.Foo.bar(Foo.java:10)\n\tat java.base/java.lang.Thread.run(Thread.java:833)\n\tat sun.misc.Unsafe.park(Native Method)\nCaused by: java.io.IOException: x\n\t... 3 more',
+  },
+  {
+    language: 'java',
+    type: 'com.fasterxml.jackson.databind.exc.MismatchedInputException',
+    top: 'com.fasterxml.jackson.databind.DeserializationContext.reportInputMismatch',
+    text: 'com.fasterxml.jackson.databind.exc.MismatchedInputException: Cannot deserialize value of type `int`\n at [Source: (String)"{}"; line: 1, column: 1]\n\tat com.fasterxml.jackson.databind.DeserializationContext.reportInputMismatch(DeserializationContext.java:1741)',
   },
   {
     language: 'csharp',

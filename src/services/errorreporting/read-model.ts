@@ -99,7 +99,8 @@ export async function listGroupStats(store: ErrorStore, scope: Scope, q: GroupSt
         if (turns.due) await turns.take();
         timedCounts.push({ count: String(b.count), startTime: time(b.startMs), endTime: time(b.endMs) });
       }
-      stats.timedCounts = timedCounts;
+      // A group named by id without events in the range has none: an empty list is left out, as proto3 JSON does.
+      if (timedCounts.length) stats.timedCounts = timedCounts;
     }
     const bound = boundsOf.get(a.groupId);
     if (bound) {

@@ -11,11 +11,12 @@ export interface GroupUpdate {
 
 const ROOT = 'group';
 
-export function readGroupUpdate(body: unknown, name: string, groupId: string): GroupUpdate {
+/** `names`: what the group in the path may be called in the body, the path's own form first. */
+export function readGroupUpdate(body: unknown, names: readonly string[], groupId: string): GroupUpdate {
   const group = readObject(body ?? {}, ROOT, 'ErrorGroup', ['name', 'groupId', 'trackingIssues', 'resolutionStatus'])!;
   const givenName = readString(group, 'name', ROOT);
-  if (givenName !== undefined && givenName !== '' && givenName !== name) {
-    throw invalidBody(`ErrorGroup.name "${givenName}" does not match the group in the request path "${name}".`);
+  if (givenName !== undefined && givenName !== '' && !names.includes(givenName)) {
+    throw invalidBody(`ErrorGroup.name "${givenName}" does not match the group in the request path "${names[0]}".`);
   }
   const givenId = readString(group, 'groupId', ROOT);
   if (givenId !== undefined && givenId !== '' && givenId !== groupId) {

@@ -61,3 +61,9 @@ export const holdsEvents = (scope: Scope): boolean =>
 /** A group's name as seen from a scope: location-scoped requests name groups in the home location. */
 export const groupName = (scope: Scope, groupId: string) =>
   scope.location === undefined ? `projects/${scope.projectId}/groups/${groupId}` : `projects/${scope.projectId}/locations/${HOME_LOCATION}/groups/${groupId}`;
+
+/** The names a group of the home location answers to: the project's form and, `global` being the default, the location's. */
+export const groupNames = (scope: Scope, groupId: string): string[] => [
+  groupName(scope, groupId),
+  groupName(scope.location === undefined ? { ...scope, location: HOME_LOCATION } : { projectId: scope.projectId }, groupId),
+];

@@ -12,18 +12,27 @@ const bad = (message: string) => new GoogleError(400, message, { reason: 'badReq
 export const invalidValue = (path: string, type: string, value: unknown) =>
   bad(`Invalid value at '${path}' (${type.startsWith('TYPE_') || type.includes('/') ? type : TYPE_PREFIX + type}), ${JSON.stringify(value)}`);
 
-/** A JSON object with only the named fields; `null` reads as absent, as in proto3 JSON. */
+/**
+ * A JSON object with only the named fields; `null` reads as absent, as in proto3 JSON. Proto3 JSON also accepts a
+ * field under its proto name (`service_context` for `serviceContext`): the record returned names every field as `known`
+ * does.
+ */
 export function readObject(value: unknown, path: string, type: string, known: readonly string[]): Record<string, unknown> | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'object' || Array.isArray(value)) throw invalidValue(path, type, value);
   const record = value as Record<string, unknown>;
+  let renamed: Record<string, unknown> | undefined;
   for (const key of Object.keys(record)) {
-    if (!known.includes(key)) {
-      const where = path.includes('.') ? ` at '${path}'` : '';
-      throw bad(`Invalid JSON payload received. Unknown name "${key}"${where}: Cannot find field.`);
-    }
+    if (known.includes(key)) continue;
+    const where = path.includes('.') ? ` at '${path}'` : '';
+    const name = known.find((k) => snake(k) === key);
+    if (name === undefined) throw bad(`Invalid JSON payload received. Unknown name "${key}"${where}: Cannot find field.`);
+    if (Object.hasOwn(record, name)) throw bad(`Invalid JSON payload received. Field "${name}"${where} is given twice, also as "${key}".`);
+    renamed ??= { ...record };
+    renamed[name] = record[key];
+    delete renamed[key];
   }
-  return record;
+  return renamed ?? record;
 }
 
 export function readString(record: Record<string, unknown> | undefined, key: string, path: string): string | undefined {

@@ -17,7 +17,7 @@ export const NO_LOCATION_MESSAGE = 'ReportedErrorEvent.context must contain a lo
 export interface ErrorContext {
   httpRequest?: { method?: string; url?: string; userAgent?: string; referrer?: string; responseStatusCode?: number; remoteIp?: string };
   user?: string;
-  reportLocation?: { filePath?: string; lineNumber?: number; functionName: string };
+  reportLocation?: { filePath?: string; lineNumber?: number; functionName?: string };
   sourceReferences?: Array<{ repository?: string; revisionId?: string }>;
 }
 
@@ -48,7 +48,8 @@ export function acceptReport(body: unknown, nowMs: number): AcceptedEvent {
   const version = readString(serviceContext, 'version', scPath);
   const resourceType = readString(serviceContext, 'resourceType', scPath);
   if (!service) throw required(`${NAME}.service_context.service`);
-  if (resourceType !== undefined) throw invalidBody(`${NAME}.service_context.resource_type is output only and must not be set.`);
+  // proto3: an empty string is the field's default, so "" reads as unset.
+  if (resourceType) throw invalidBody(`${NAME}.service_context.resource_type is output only and must not be set.`);
 
   const message = readString(event, 'message', ROOT);
   if (!message) throw required(`${NAME}.message`);
@@ -59,6 +60,8 @@ export function acceptReport(body: unknown, nowMs: number): AcceptedEvent {
   const trace = parseStackTrace(message);
   const location = context?.reportLocation;
   if (!trace && !location) throw new GoogleError(400, NO_LOCATION_MESSAGE, { bare: true });
+  // A report location needs a function name only when no trace tells where the error was (SourceLocation's rule).
+  if (!trace && !location!.functionName) throw required(`${NAME}.context.report_location.function_name`);
   const key = groupKeyOf(trace, location);
   return {
     eventTimeMs: instantToMs(eventTime),
@@ -66,16 +69,23 @@ export function acceptReport(body: unknown, nowMs: number): AcceptedEvent {
     service,
     version: version || undefined,
     message,
-    context,
+    context: withoutEmptyLocation(context),
     exceptionType: key.exceptionType,
     groupId: groupIdOf(key),
   };
 }
 
+/** An all-default report location (sent along with a trace) says nothing and is not kept. */
+function withoutEmptyLocation(context: ErrorContext | undefined): ErrorContext | undefined {
+  if (!context?.reportLocation || Object.keys(context.reportLocation).length) return context;
+  const { reportLocation: _empty, ...rest } = context;
+  return Object.keys(rest).length ? rest : undefined;
+}
+
 /** A trace groups by its exception type and frames; a bare message by where it was reported. Not by service. */
 function groupKeyOf(trace: ParsedTrace | undefined, location: ErrorContext['reportLocation']) {
   if (trace) return { exceptionType: trace.exceptionType, frames: trace.frames };
-  return { exceptionType: '', frames: [`${location!.functionName}@${location!.filePath ?? ''}`] };
+  return { exceptionType: '', frames: [`${location!.functionName!}@${location!.filePath ?? ''}`] };
 }
 
 function readEventTime(value: unknown, nowMs: number): Instant {
@@ -99,7 +109,7 @@ function readContext(value: unknown): ErrorContext | undefined {
   const httpPath = fieldPath(path, 'httpRequest');
   const http = readObject(raw.httpRequest, httpPath, 'HttpRequestContext', ['method', 'url', 'userAgent', 'referrer', 'responseStatusCode', 'remoteIp']);
   if (http) {
-    out.httpRequest = dropUndefined({
+    const httpRequest = dropDefaults({
       method: readString(http, 'method', httpPath),
       url: readString(http, 'url', httpPath),
       userAgent: readString(http, 'userAgent', httpPath),
@@ -107,6 +117,7 @@ function readContext(value: unknown): ErrorContext | undefined {
       responseStatusCode: readInt32(http, 'responseStatusCode', httpPath),
       remoteIp: readString(http, 'remoteIp', httpPath),
     });
+    if (Object.keys(httpRequest).length) out.httpRequest = httpRequest;
   }
   const user = readString(raw, 'user', path);
   if (user) out.user = user;
@@ -117,22 +128,26 @@ function readContext(value: unknown): ErrorContext | undefined {
     const functionName = readString(loc, 'functionName', locPath);
     const filePath = readString(loc, 'filePath', locPath);
     const lineNumber = readInt32(loc, 'lineNumber', locPath);
-    if (!functionName) throw required(`${NAME}.context.report_location.function_name`);
     if (lineNumber !== undefined && lineNumber < 0) throw invalidValue(fieldPath(locPath, 'lineNumber'), 'TYPE_INT32', lineNumber);
-    out.reportLocation = dropUndefined({ filePath, lineNumber, functionName });
+    // Kept even when every field is empty: a present location without a function name is refused when there is no trace.
+    out.reportLocation = dropDefaults({ filePath, lineNumber, functionName });
   }
 
   const refsPath = fieldPath(path, 'sourceReferences');
   const refs = readArray(raw, 'sourceReferences', path, 'SourceReference').map((item, i) => {
     const ref = readObject(item, `${refsPath}[${i}]`, 'SourceReference', ['repository', 'revisionId']);
     if (!ref) throw invalidValue(`${refsPath}[${i}]`, 'SourceReference', item);
-    return dropUndefined({ repository: readString(ref, 'repository', refsPath), revisionId: readString(ref, 'revisionId', refsPath) });
+    return dropDefaults({ repository: readString(ref, 'repository', refsPath), revisionId: readString(ref, 'revisionId', refsPath) });
   });
   if (refs.length) out.sourceReferences = refs;
   return Object.keys(out).length ? out : undefined;
 }
 
-function dropUndefined<T extends Record<string, unknown>>(o: T): T {
-  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
+/**
+ * Leaves out the fields that hold their proto3 default ("" or 0), as the API reads them: clients such as the Node.js
+ * error-reporting library send every field, empty ones included (`responseStatusCode: 0`, `functionName: ''`).
+ */
+function dropDefaults<T extends Record<string, unknown>>(o: T): T {
+  for (const k of Object.keys(o)) if (o[k] === undefined || o[k] === '' || o[k] === 0) delete o[k];
   return o;
 }

@@ -31,23 +31,22 @@ export function parseStackTrace(message: string): ParsedTrace | undefined {
 // TypeError: boom
 //     at fn (/app/file.js:10:5)
 //     at /app/file.js:3:1
-const JS_HEADER = /^\s*(?:Uncaught\s+)?([A-Za-z_$][\w$.]*)(?::\s?.*)?$/;
+// Node.js names its own errors with a code (`TypeError [ERR_INVALID_ARG_TYPE]: ...`), and a message may run over several
+// lines (assert's diffs), all of them before the first frame.
+const JS_HEADER = /^\s*(?:Uncaught\s+)?([A-Za-z_$][\w$.]*)(?:\s\[[\w$.-]+\])?(?::\s?.*)?$/;
 const JS_FRAME_PREFIX = /^\s+at\s+(?:async\s+)?/;
 const JS_LOCATION = /^(?:.+):\d+:\d+$|^native$|^<anonymous>$|^index \d+$/;
 
 const parseJavaScript: Parser = (lines) => {
-  for (let i = 0; i < lines.length - 1; i++) {
-    const header = JS_HEADER.exec(lines[i]);
-    if (!header || /^\s+at\s/.test(lines[i])) continue;
-    const frames: string[] = [];
-    for (let j = i + 1; j < lines.length; j++) {
-      const m = jsFrame(lines[j]);
-      if (!m || !JS_LOCATION.test(m.location)) break;
-      frames.push(m.name ?? stripPosition(m.location));
-    }
-    if (frames.length > 0) return { language: 'javascript', exceptionType: header[1], frames };
-  }
-  return undefined;
+  const found = headedFrames(
+    lines,
+    (line) => (/^\s+at\s/.test(line) ? null : JS_HEADER.exec(line)),
+    (line) => {
+      const m = jsFrame(line);
+      return m && JS_LOCATION.test(m.location) ? (m.name ?? stripPosition(m.location)) : undefined;
+    },
+  );
+  return found && { language: 'javascript', exceptionType: found.header[1], frames: found.frames };
 };
 
 /**
@@ -80,18 +79,15 @@ const JAVA_FRAME = /^\s+at\s+(?:[\w.$-]+(?:@[\w.-]+)?\/)?([\w$.<>]+)\(([^()]*)\)
 const JAVA_SOURCE = /^(?:[\w$-]+\.(?:java|kt|scala|groovy|clj)(?::\d+)?|Native Method|Unknown Source)$/;
 
 const parseJava: Parser = (lines) => {
-  for (let i = 0; i < lines.length - 1; i++) {
-    const header = QUALIFIED.exec(lines[i]);
-    if (!header) continue;
-    const frames: string[] = [];
-    for (let j = i + 1; j < lines.length; j++) {
-      const m = JAVA_FRAME.exec(lines[j]);
-      if (!m || !JAVA_SOURCE.test(m[2])) break;
-      frames.push(m[1]);
-    }
-    if (frames.length > 0) return { language: 'java', exceptionType: header[1], frames };
-  }
-  return undefined;
+  const found = headedFrames(
+    lines,
+    (line) => QUALIFIED.exec(line),
+    (line) => {
+      const m = JAVA_FRAME.exec(line);
+      return m && JAVA_SOURCE.test(m[2]) ? m[1] : undefined;
+    },
+  );
+  return found && { language: 'java', exceptionType: found.header[1], frames: found.frames };
 };
 
 // ---- C# (`Exception.ToString()`) ------------------------------------------------------------------------------------
@@ -101,19 +97,16 @@ const CSHARP_FRAME = /^\s+at\s+([\w$.`<>[\]+|,-]+)\(([^()]*)\)(?:\s+in\s+.+:line
 const CSHARP_NOISE = /^\s*(?:---.*---|--- End of stack trace from previous location.*)\s*$/;
 
 const parseCSharp: Parser = (lines) => {
-  for (let i = 0; i < lines.length - 1; i++) {
-    const header = QUALIFIED.exec(lines[i]);
-    if (!header) continue;
-    const frames: string[] = [];
-    for (let j = i + 1; j < lines.length; j++) {
-      if (CSHARP_NOISE.test(lines[j])) continue;
-      const m = CSHARP_FRAME.exec(lines[j]);
-      if (!m || JAVA_SOURCE.test(m[2])) break;
-      frames.push(m[1]);
-    }
-    if (frames.length > 0) return { language: 'csharp', exceptionType: header[1], frames };
-  }
-  return undefined;
+  const found = headedFrames(
+    lines,
+    (line) => QUALIFIED.exec(line),
+    (line) => {
+      const m = CSHARP_FRAME.exec(line);
+      return m && !JAVA_SOURCE.test(m[2]) ? m[1] : undefined;
+    },
+    CSHARP_NOISE,
+  );
+  return found && { language: 'csharp', exceptionType: found.header[1], frames: found.frames };
 };
 
 // ---- Python (`traceback.format_exc()`) ------------------------------------------------------------------------------
@@ -326,6 +319,36 @@ export function phpFrame(line: string): string | undefined {
     PHP_CALL.lastIndex = start;
     const call = PHP_CALL.exec(line);
     if (call && closes(PHP_CALL.lastIndex)) return call[1];
+  }
+  return undefined;
+}
+
+/**
+ * The first run of frame lines with a header above it, and that header: the nearest line above the run that reads as
+ * one. JavaScript, Java and C# print the whole message before the frames, and a message may run over several lines
+ * (a Node.js assert diff, Jackson's ` at [Source: ...]`) whose later lines seldom read as a header. Lines matching
+ * `skip` inside the run are passed over. One pass over the lines.
+ */
+function headedFrames(
+  lines: string[],
+  headerOf: (line: string) => RegExpExecArray | null,
+  frameOf: (line: string) => string | undefined,
+  skip?: RegExp,
+): { header: RegExpExecArray; frames: string[] } | undefined {
+  let header: RegExpExecArray | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const first = header ? frameOf(lines[i]) : undefined;
+    if (header && first !== undefined) {
+      const frames = [first];
+      for (let j = i + 1; j < lines.length; j++) {
+        if (skip?.test(lines[j])) continue;
+        const frame = frameOf(lines[j]);
+        if (frame === undefined) break;
+        frames.push(frame);
+      }
+      return { header, frames };
+    }
+    header = headerOf(lines[i]) ?? header;
   }
   return undefined;
 }

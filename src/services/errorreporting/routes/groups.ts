@@ -6,7 +6,7 @@ import { documented } from '../../../core/http/documented.ts';
 import type { ServiceContext } from '../../../core/service.ts';
 import { isGroupId } from '../domain/fingerprint.ts';
 import { readGroupUpdate } from '../domain/group-update.ts';
-import { checkLocation, checkProjectId, groupFromName, groupName, holdsEvents, type Scope } from '../domain/project.ts';
+import { checkLocation, checkProjectId, groupFromName, groupName, groupNames, holdsEvents, type Scope } from '../domain/project.ts';
 import { errorGroupJson } from '../read-model.ts';
 import type { ErrorStore } from '../store.ts';
 import { googleQuery } from '../../../core/google/query-schema.ts';
@@ -47,7 +47,8 @@ export function groupRoutes(app: FastifyInstance, ctx: ServiceContext, store: Er
     app.put(path, documented({ params, querystring: query, body: ErrorGroup }), async (req) => {
       await authorise(req, ctx, READ_RULE);
       const ref = groupOf(req);
-      const update = readGroupUpdate(req.body, groupName(ref, ref.groupId), ref.groupId);
+      // A group read through one form of the path may be written back through the other.
+      const update = readGroupUpdate(req.body, groupNames(ref, ref.groupId), ref.groupId);
       if (!holdsEvents(ref) || !(await store.updateGroup(ref.projectId, ref.groupId, update.resolutionStatus, update.trackingIssues, ctx.clock.now()))) {
         throw missing(ref);
       }

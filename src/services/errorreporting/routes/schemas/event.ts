@@ -12,7 +12,7 @@ const ServiceContext = Type.Object(
   {
     service: Type.String({ minLength: 1, description: 'An identifier of the service, such as the name of the executable, job, or App Engine service name.' }),
     version: text('The source code version that the developer provided, e.g. a version label or a Git SHA-1 hash.'),
-    resourceType: text('Type of the MonitoredResource. Output only: a report that sets it is refused.'),
+    resourceType: text('Type of the MonitoredResource. Output only: a report that sets it to anything but "" is refused.'),
   },
   { ...closed, description: 'Required. The service context in which this error has occurred.' },
 );
@@ -31,7 +31,7 @@ const HttpRequestContext = Type.Object(
 
 const SourceLocation = Type.Object(
   {
-    functionName: Type.String({ minLength: 1, description: 'Human-readable name of a function or method, e.g. my.package.MyClass.method.' }),
+    functionName: text('Human-readable name of a function or method, e.g. my.package.MyClass.method. Required unless message holds a recognised stack trace.'),
     filePath: text('The source code filename, which can include a truncated relative path, or a full path from a production machine.'),
     lineNumber: int32('1-based line number; 0 indicates that the line number is unknown', 0),
   },

@@ -7,7 +7,7 @@ import { groupId, LocationParams, ProjectParams } from './common.ts';
 
 export const ErrorGroup = Type.Object(
   {
-    name: Type.Optional(Type.String({ description: 'The group resource name, projects/{projectID}/groups/{group_id}; must match the path.' })),
+    name: Type.Optional(Type.String({ description: 'The group resource name, projects/{projectID}/groups/{group_id} or projects/{projectID}/locations/global/groups/{group_id}; must name the group of the path.' })),
     groupId: Type.Optional(Type.String({ description: 'An opaque identifier of the group; must match the path.' })),
     resolutionStatus: Type.Optional(
       stringEnum(['RESOLUTION_STATUS_UNSPECIFIED', ...RESOLUTION_STATUSES], { description: "Error group's resolution status; an unspecified one is interpreted as OPEN." }),
