@@ -53,6 +53,37 @@ for (const database of DATABASES) {
       assert.deepEqual(Object.keys((await v('GET', 'sys/auth')).body.data).sort(), ['approle/', 'token/', 'userpass/'], 'nothing changed');
     });
 
+    it('reads back every tuned setting of an auth method and of an engine, whichever tune path is asked', async () => {
+      assert.equal((await v('POST', 'sys/auth/tuned', { body: { type: 'userpass' } })).status, 204);
+      let res = await v('POST', 'sys/auth/tuned/tune', { body: { max_lease_ttl: '1h', listing_visibility: 'unauth', audit_non_hmac_request_keys: ['username'] } });
+      assert.equal(res.status, 204, res.text);
+      const expected = {
+        default_lease_ttl: 2764800,
+        max_lease_ttl: 3600,
+        force_no_cache: false,
+        description: '',
+        options: null,
+        listing_visibility: 'unauth',
+        audit_non_hmac_request_keys: ['username'],
+        token_type: 'default-service',
+      };
+      res = await v('GET', 'sys/auth/tuned/tune');
+      assert.deepEqual(res.body.data, expected, 'an unset default reads as the system default, as in Vault');
+      res = await v('GET', 'sys/mounts/auth/tuned/tune');
+      assert.deepEqual(res.body.data, expected, 'the same answer through sys/mounts');
+      res = await v('POST', 'sys/auth/tuned/tune', { body: { listing_visibility: 'sideways' } });
+      assert.equal(res.status, 400);
+      assert.equal((await v('GET', 'sys/auth/tuned/tune')).body.data.listing_visibility, 'unauth', 'a refused tune changes nothing');
+
+      assert.equal((await v('POST', 'sys/mounts/secret/tune', { body: { listing_visibility: 'unauth', passthrough_request_headers: ['X-Trace'] } })).status, 204);
+      res = await v('GET', 'sys/mounts');
+      assert.deepEqual(res.body.data['secret/'].config, { default_lease_ttl: 0, max_lease_ttl: 0, force_no_cache: false, listing_visibility: 'unauth', passthrough_request_headers: ['X-Trace'] });
+      res = await v('GET', 'sys/mounts/secret/tune');
+      assert.equal(res.body.data.token_type, undefined, 'token_type belongs to auth methods only');
+      assert.deepEqual(res.body.data.passthrough_request_headers, ['X-Trace']);
+      assert.equal((await v('DELETE', 'sys/auth/tuned')).status, 204);
+    });
+
     it('logs in with userpass over raw HTTP without a token', async () => {
       assert.equal((await v('POST', 'auth/userpass/users/Bob', { body: { password: 'pw1', token_policies: 'reader', token_ttl: '1h' } })).status, 204);
       let res = await v('GET', 'auth/userpass/users/bob');

@@ -29,6 +29,19 @@ for (const database of DATABASES) {
       assert.equal(res.lease_id, '');
       assert.equal(res.renewable, false);
       assert.equal((await client.read('kv1/app/cfg/x')).lease_duration, 60);
+      // the lease is read the way Vault parses durations: seconds or a duration string, `ttl` before `lease`
+      for (const [data, lease] of [
+        [{ ttl: '30m', k: 1 }, 1800],
+        [{ lease: '1h', k: 1 }, 3600],
+        [{ ttl: 90, lease: '1h' }, 90],
+        [{ ttl: 'soon', k: 1 }, 2764800],
+      ] as const) {
+        await client.write('kv1/leased', data);
+        const read = await client.read('kv1/leased');
+        assert.equal(read.lease_duration, lease, JSON.stringify(data));
+        assert.deepEqual(read.data, data, 'the data is stored as written');
+      }
+      await client.delete('kv1/leased');
       assert.deepEqual((await client.list('kv1/app')).data.keys, ['cfg/', 'db']);
       assert.deepEqual((await client.list('kv1/')).data.keys, ['app/', 'top']);
       let raw = await v('kv1/nothing?list=true');

@@ -175,6 +175,25 @@ for (const database of DATABASES) {
       assert.deepEqual((await v('GET', 'sys/policy', { namespace: 'team' })).body.data.keys, ['default', 'reader'], 'root is listed in the root namespace only');
     });
 
+    it('finds LIST rules on the path without its slash before wildcard rules on the path with it, as Vault does', async () => {
+      const policy = 'path "+/teams" { capabilities = ["list"] }\npath "+/*" { capabilities = ["read"] }\npath "secret/metadata/app" { capabilities = ["list"] }';
+      assert.equal((await v('PUT', 'sys/policies/acl/lister', { body: { policy } })).status, 204);
+      assert.equal((await v('POST', 'sys/mounts/crew', { body: { type: 'kv', options: { version: '1' } } })).status, 204);
+      assert.equal((await v('POST', 'crew/teams/a', { body: { v: 1 } })).status, 204);
+      const tok = (await v('POST', 'auth/token/create', { body: { policies: ['lister'] } })).body.auth.client_token;
+      // `+/teams` matches `crew/teams` only; `+/*` also matches `crew/teams/` and must not shadow it
+      const listed = await v('LIST', 'crew/teams', { token: tok });
+      assert.equal(listed.status, 200, listed.text);
+      assert.deepEqual(listed.body.data.keys, ['a']);
+      assert.equal((await v('GET', 'crew/teams/a', { token: tok })).status, 200, 'reads still follow `+/*`');
+      // sys/capabilities-self finds rules as a LIST does: the rule without the slash answers for the path with it
+      const caps = await v('POST', 'sys/capabilities-self', { token: tok, body: { paths: ['secret/metadata/app/', 'crew/teams/', 'crew/teams/a'] } });
+      assert.equal(caps.status, 200, caps.text);
+      assert.deepEqual(caps.body.data, { 'secret/metadata/app/': ['list'], 'crew/teams/': ['list'], 'crew/teams/a': ['read'] });
+      const one = await v('POST', 'sys/capabilities', { body: { token: tok, path: 'secret/metadata/app/' } });
+      assert.deepEqual(one.body.capabilities, ['list']);
+    });
+
     it('works through node-vault policy calls', async () => {
       const client = nodeVault({ endpoint: t.url('secrets'), token: ROOT_TOKEN });
       await client.addPolicy({ name: 'nv', rules: 'path "nv/*" { policy = "read" }' });

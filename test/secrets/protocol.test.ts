@@ -77,7 +77,7 @@ for (const database of DATABASES) {
       res = await v('secret/data/a/b', { headers: { authorization: `Bearer ${ROOT}` }, token: null });
       assert.equal(res.status, 200, 'Authorization: Bearer works');
       res = await v('sys/seal-status', { method: 'POST', body: {} });
-      assert.deepEqual([res.status, res.body.errors], [405, ['unsupported operation']]);
+      assert.deepEqual([res.status, res.body.errors], [405, []], 'an HTTP-layer handler refuses other verbs without text');
       res = await v('secret/data/a/b', { method: 'OPTIONS' });
       assert.equal(res.status, 405, 'OPTIONS without CORS enabled');
       res = await v('secret/data/a/b', { method: 'HEAD' });

@@ -107,12 +107,19 @@ export class SecretsError extends ApiError {
   }
 }
 
-/** The go-multierror text Vault uses for a denial; clients match `permission denied`. */
-export const PERMISSION_DENIED = '1 error occurred:\n\t* permission denied\n\n';
+/**
+ * The go-multierror text of an error Vault's core returns without a response (a denial, a path or operation no
+ * backend serves); clients match the message inside, such as `permission denied`.
+ */
+export const coreError = (message: string) => `1 error occurred:\n\t* ${message}\n\n`;
+export const PERMISSION_DENIED = coreError('permission denied');
 export const permissionDenied = () => new SecretsError(403, PERMISSION_DENIED);
 export const badRequest = (message: string) => new SecretsError(400, message);
 export const notFound = (errors: string[] = []) => new SecretsError(404, errors);
-export const unsupportedOperation = () => new SecretsError(405, 'unsupported operation');
+/** A path inside a mount that its backend does not serve. */
+export const unsupportedPath = () => new SecretsError(404, coreError('unsupported path'));
+/** A served path asked for an operation it does not have. */
+export const unsupportedOperation = () => new SecretsError(405, coreError('unsupported operation'));
 
 /** Encrypted logical storage (through the barrier). Values are JSON. Keys are plaintext paths under the view prefix. */
 export interface BarrierStorage {

@@ -1,6 +1,6 @@
 // A small path table for the access half's backends: a path pattern, the operations it serves, and an optional
 // existence check. Unknown paths answer 404 `unsupported path`; a known path with another operation 405.
-import { notFound, SecretsError, unsupportedOperation, type BarrierStorage, type LogicalRequest, type LogicalResponse, type Operation } from '../contract.ts';
+import { notFound, unsupportedOperation, unsupportedPath, type BarrierStorage, type LogicalRequest, type LogicalResponse, type Operation } from '../contract.ts';
 
 export type RouteHandler = (req: LogicalRequest, match: RegExpMatchArray) => Promise<LogicalResponse | null>;
 
@@ -23,7 +23,7 @@ function find(routes: BackendRoute[], path: string): { route: BackendRoute; matc
 
 export async function dispatch(routes: BackendRoute[], req: LogicalRequest): Promise<LogicalResponse | null> {
   const found = find(routes, req.relativePath);
-  if (!found) throw new SecretsError(404, 'unsupported path');
+  if (!found) throw unsupportedPath();
   // create and update share a handler unless a route tells them apart
   const op = req.operation;
   const handler = found.route.operations[op] ?? (op === 'create' ? found.route.operations.update : op === 'update' ? found.route.operations.create : undefined);
@@ -39,7 +39,7 @@ export async function existence(routes: BackendRoute[], req: LogicalRequest): Pr
 
 /** A LIST answer; an empty list is a 404 with no errors, as Vault answers it. */
 export function listResponse(keys: string[], keyInfo?: Record<string, unknown>): LogicalResponse {
-  if (keys.length === 0) throw new SecretsError(404, []);
+  if (keys.length === 0) throw notFound();
   return { data: keyInfo ? { keys, key_info: keyInfo } : { keys } };
 }
 

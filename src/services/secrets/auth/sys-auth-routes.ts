@@ -2,7 +2,7 @@
 // revokes the tokens it issued. `token/` cannot be disabled.
 import { badRequest, type LogicalRequest, type MountEntry, type SystemRoute } from '../contract.ts';
 import type { TokenEntry } from '../token/entry.ts';
-import { limitsOf } from '../token/ttl.ts';
+import { tuneView } from '../sys/mount-routes.ts';
 import type { Access } from './access.ts';
 import { boolField, stringField } from './fields.ts';
 
@@ -11,17 +11,6 @@ const normalise = (raw: string) => `${raw.replace(/^\/+|\/+$/g, '')}/`;
 function entryData(m: MountEntry): Record<string, unknown> {
   const { path: _path, ...rest } = m;
   return { ...rest, config: { ...m.config, token_type: m.config.token_type ?? 'default-service' } };
-}
-
-function tuneData(m: MountEntry): Record<string, unknown> {
-  return {
-    default_lease_ttl: limitsOf(m.config).defaultTtl,
-    max_lease_ttl: limitsOf(m.config).maxTtl,
-    force_no_cache: m.config.force_no_cache,
-    description: m.description,
-    options: m.options,
-    token_type: m.config.token_type ?? 'default-service',
-  };
 }
 
 export function sysAuthRoutes(access: () => Access): SystemRoute[] {
@@ -57,7 +46,7 @@ export function sysAuthRoutes(access: () => Access): SystemRoute[] {
         if (req.operation === 'read') {
           const entry = await mounts().get(req.namespace, 'auth', path);
           if (!entry) throw badRequest(`cannot fetch sysview for path "auth/${path}"`);
-          return { data: tuneData(entry), topLevelData: true };
+          return { data: tuneView(entry, 'auth'), topLevelData: true };
         }
         await mounts().tune(req.namespace, 'auth', path, req.data);
         return null;

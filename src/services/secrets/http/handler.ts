@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { nameCaller } from '../../../core/http/caller-name.ts';
 import { parseEveryType } from '../../../core/http/empty-body.ts';
-import { SecretsError } from '../contract.ts';
+import { SecretsError, coreError } from '../contract.ts';
 import { applyCors, type CorsSettings } from './cors.ts';
 import { renderError, type Rendered } from './envelope.ts';
 import { clientToken, decodeBody, operationOf, queryData, secretsHeader, splitUrl } from './request.ts';
@@ -40,7 +40,7 @@ export function installSecretsHttp(app: FastifyInstance, options: HandlerOptions
       return send(reply, { status: 400, body: { errors: [String(err.message ?? 'bad request')] } }, {});
     }
     req.log.error({ err }, 'secrets request failed');
-    return send(reply, { status: 500, body: { errors: ['1 error occurred:\n\t* internal error\n\n'] } }, {});
+    return send(reply, { status: 500, body: { errors: [coreError('internal error')] } }, {});
   });
 
   app.setNotFoundHandler((req, reply) => {

@@ -1,7 +1,7 @@
 // Decoding an HTTP request into the router's input: method and query to operation, headers (X-Secrets-* with the
 // X-Vault-* aliases and Authorization: Bearer), and the lenient body rules (JSON without content type, form bodies).
 import { parseJsonBody } from '../../../core/http/json-body.ts';
-import { SecretsError, badRequest, unsupportedOperation } from '../contract.ts';
+import { SecretsError, badRequest } from '../contract.ts';
 import type { RoutedInput } from './router.ts';
 import { VERB_HEADER } from './verb-rewriter.ts';
 
@@ -35,16 +35,19 @@ function queryBool(value: string | undefined): boolean | undefined {
   throw new SecretsError(400, []);
 }
 
+/** A verb the HTTP layer does not map to an operation (SCAN, Bao's paginated listing, included): 405, no text. */
+const methodNotAllowed = () => new SecretsError(405, []);
+
 export function operationOf(method: string, headers: Headers, query: Record<string, string>): RoutedInput['operation'] {
   const verb = String(headers[VERB_HEADER] ?? '').toUpperCase();
-  if (verb === 'SCAN') throw unsupportedOperation();
+  if (verb === 'SCAN') throw methodNotAllowed();
   if (verb === 'LIST') return 'list';
   if (verb === 'HELP') return 'help';
   switch (method) {
     case 'GET':
     case 'HEAD': {
       const list = queryBool(query.list);
-      if (queryBool(query.scan)) throw unsupportedOperation();
+      if (queryBool(query.scan)) throw methodNotAllowed();
       if (queryBool(query.help)) return 'help';
       return list ? 'list' : 'read';
     }
@@ -61,7 +64,7 @@ export function operationOf(method: string, headers: Headers, query: Record<stri
     case 'DELETE':
       return 'delete';
     default:
-      throw new SecretsError(405, []);
+      throw methodNotAllowed();
   }
 }
 

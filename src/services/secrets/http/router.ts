@@ -5,6 +5,7 @@ import {
   badRequest,
   permissionDenied,
   unsupportedOperation,
+  unsupportedPath,
   type Backend,
   type ConnectionInfo,
   type LogicalRequest,
@@ -102,9 +103,12 @@ export class Router {
       if (!target.route && !target.backend) {
         // Authorisation precedes routing: a token without access learns nothing about what is mounted.
         await this.#core.authorizer.authorize(req, { rootProtected: false });
+        // inside sys/ the system backend answers; elsewhere no mount does
+        if (target.mountPath === 'sys/') throw unsupportedPath();
         throw new SecretsError(404, `no handler for route "${fullPath}". route entry not found.`);
       }
       if (target.route && !target.route.route.operations.includes(req.operation)) {
+        if ((target.route.route as CoreRoute).httpHandler) throw new SecretsError(405, []);
         if (!target.unauthenticated) await this.#core.authorizer.authorize(req, { rootProtected: target.rootProtected });
         throw unsupportedOperation();
       }

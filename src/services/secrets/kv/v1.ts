@@ -1,5 +1,6 @@
 // KV version 1: a flat map per path, no versions. Listing works on directories only (paths ending in `/`).
 import { badRequest, notFound, unsupportedOperation, type Backend, type BackendContext, type LogicalRequest, type LogicalResponse } from '../contract.ts';
+import { parseDurationSeconds } from '../http/fields.ts';
 import { kvHelp } from './help.ts';
 
 /** Vault's system default lease (768h), reported by KV v1 reads without a `ttl` in the data. */
@@ -7,10 +8,16 @@ export const SYSTEM_DEFAULT_TTL = 2764800;
 
 export function kvV1(ctx: BackendContext): Backend {
   const storage = ctx.storage;
+  /** A stored `ttl` (else `lease`) in seconds or as a duration (`30m`); one that does not parse is ignored, as in Vault. */
   const leaseFor = (data: Record<string, unknown>): number => {
-    const ttl = data.ttl ?? data.lease;
-    if (typeof ttl === 'number' && ttl >= 0) return Math.floor(ttl);
-    if (typeof ttl === 'string' && /^\d+$/.test(ttl)) return Number(ttl);
+    const ttl = Object.hasOwn(data, 'ttl') ? data.ttl : data.lease;
+    if (ttl !== undefined) {
+      try {
+        return parseDurationSeconds(ttl, 'ttl');
+      } catch {
+        // the mount's default below
+      }
+    }
     return ctx.mount.config.default_lease_ttl || SYSTEM_DEFAULT_TTL;
   };
   return {

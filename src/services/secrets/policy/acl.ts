@@ -59,15 +59,17 @@ export class Acl {
 
   /**
    * For LIST (paths end in `/`), a rule written without the trailing slash also counts, as in Vault 1.15 and later:
-   * exact rules first (with, then without the slash), then wildcard rules the same way.
+   * exact rules first (with, then without the slash), then wildcard rules without, then with the slash. The
+   * wildcard order is Vault's: `+/teams` must win over `+/*` for a LIST of `ns/teams/`, which only the path
+   * without its slash lets it match.
    */
   #ruleForList(path: string): MergedRule | undefined {
     const trimmed = path.endsWith('/') ? path.slice(0, -1) : path;
     return (
       this.#exact.get(path) ??
       this.#exact.get(trimmed) ??
-      this.#wildcards.find((r) => patternMatches(r.pattern, path)) ??
-      this.#wildcards.find((r) => patternMatches(r.pattern, trimmed))
+      this.#wildcards.find((r) => patternMatches(r.pattern, trimmed)) ??
+      this.#wildcards.find((r) => patternMatches(r.pattern, path))
     );
   }
 
@@ -100,10 +102,13 @@ export class Acl {
     return this.#wildcards.some((r) => grants(r) && patternReaches(r.pattern, prefix));
   }
 
-  /** What sys/capabilities-self reports for a path: sorted names, `["root"]` for root, `["deny"]` for nothing. */
+  /**
+   * What sys/capabilities-self reports for a path: sorted names, `["root"]` for root, `["deny"]` for nothing. The
+   * rule is found as for a LIST (Vault models it so), so `secret/metadata/app/` reports a `secret/metadata/app` rule.
+   */
   capabilities(path: string): string[] {
     if (this.root) return ['root'];
-    const caps = this.ruleFor(path)?.capabilities;
+    const caps = this.#ruleForList(path)?.capabilities;
     if (!caps || caps.size === 0 || caps.has('deny')) return ['deny'];
     return [...caps].sort();
   }

@@ -1,6 +1,6 @@
 // Engines every namespace has: cubbyhole (a KV v1 private to each token, keyed by its accessor) and identity
 // (present in the mount table; its API is not served).
-import { SecretsError, permissionDenied, type Backend, type BackendFactory } from '../contract.ts';
+import { permissionDenied, unsupportedPath, type Backend, type BackendFactory } from '../contract.ts';
 import { kvV1 } from '../kv/v1.ts';
 
 export const cubbyholeBackend: BackendFactory = (ctx): Backend => {
@@ -25,6 +25,6 @@ export const cubbyholeBackend: BackendFactory = (ctx): Backend => {
 
 export const identityBackend: BackendFactory = (): Backend => ({
   async handle() {
-    throw new SecretsError(404, ['1 error occurred:\n\t* unsupported path\n\n']);
+    throw unsupportedPath();
   },
 });

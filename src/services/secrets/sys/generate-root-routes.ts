@@ -10,6 +10,7 @@ export function generateRootRoutes(deps: SysDeps, generate: GenerateRoot): CoreR
   return [
     {
       pattern: /^generate-root\/attempt$/,
+      httpHandler: true,
       operations: ['read', 'update', 'delete'],
       unauthenticated: true,
       rootNamespaceOnly: true,
@@ -25,6 +26,7 @@ export function generateRootRoutes(deps: SysDeps, generate: GenerateRoot): CoreR
     },
     {
       pattern: /^generate-root\/update$/,
+      httpHandler: true,
       operations: ['update'],
       unauthenticated: true,
       rootNamespaceOnly: true,

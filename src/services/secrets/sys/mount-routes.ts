@@ -2,14 +2,26 @@
 import { randomUUID } from 'node:crypto';
 import { SecretsError, badRequest, type LogicalRequest, type MountEntry, type MountKind, type Namespace } from '../contract.ts';
 import { parseBool } from '../http/fields.ts';
+import { SYSTEM_MAX_TTL } from '../token/ttl.ts';
 import { canonicalMountPath } from './mount-table.ts';
 import type { CoreRoute, SysDeps } from './route.ts';
 
+/** Tuned settings as Vault shows them: only those that are set, and an auth method's token type always. */
+function tunedSettings(e: MountEntry, kind: MountKind): Record<string, unknown> {
+  const c = e.config;
+  const out: Record<string, unknown> = {};
+  for (const key of ['listing_visibility', 'audit_non_hmac_request_keys', 'audit_non_hmac_response_keys', 'passthrough_request_headers', 'allowed_response_headers'] as const) {
+    if (c[key]?.length) out[key] = c[key];
+  }
+  if (kind === 'auth') out.token_type = c.token_type ?? 'default-service';
+  return out;
+}
+
 /** The mount entry as sys/mounts shows it. */
-export function mountView(e: MountEntry): Record<string, unknown> {
+export function mountView(e: MountEntry, kind: MountKind = 'secret'): Record<string, unknown> {
   return {
     accessor: e.accessor,
-    config: { default_lease_ttl: e.config.default_lease_ttl, max_lease_ttl: e.config.max_lease_ttl, force_no_cache: e.config.force_no_cache },
+    config: { default_lease_ttl: e.config.default_lease_ttl, max_lease_ttl: e.config.max_lease_ttl, force_no_cache: e.config.force_no_cache, ...tunedSettings(e, kind) },
     description: e.description,
     external_entropy_access: e.external_entropy_access,
     local: e.local,
@@ -23,15 +35,15 @@ export function mountView(e: MountEntry): Record<string, unknown> {
   };
 }
 
-function tuneView(e: MountEntry): Record<string, unknown> {
+/** What sys/mounts/:path/tune and sys/auth/:path/tune read: the mount's own TTLs or the system's, and its settings. */
+export function tuneView(e: MountEntry, kind: MountKind): Record<string, unknown> {
   return {
-    default_lease_ttl: e.config.default_lease_ttl || 2764800,
-    max_lease_ttl: e.config.max_lease_ttl || 2764800,
+    default_lease_ttl: e.config.default_lease_ttl || SYSTEM_MAX_TTL,
+    max_lease_ttl: e.config.max_lease_ttl || SYSTEM_MAX_TTL,
     force_no_cache: e.config.force_no_cache,
     description: e.description,
     options: e.options,
-    ...(e.config.listing_visibility ? { listing_visibility: e.config.listing_visibility } : {}),
-    ...(e.config.token_type ? { token_type: e.config.token_type } : {}),
+    ...tunedSettings(e, kind),
   };
 }
 
@@ -74,7 +86,7 @@ export function mountRoutes(deps: SysDeps): CoreRoute[] {
         if (req.operation === 'read') {
           const e = await core.mounts.get(req.namespace, kind, path);
           if (!e) throw badRequest(`cannot fetch sysview for path "${m[1]}"`);
-          return { data: tuneView(e) };
+          return { data: tuneView(e, kind) };
         }
         await core.mounts.tune(req.namespace, kind, path, req.data);
         return null;
@@ -152,7 +164,7 @@ export function mountRoutes(deps: SysDeps): CoreRoute[] {
           for (const e of await core.mounts.list(req.namespace, kind)) {
             const full = (kind === 'auth' ? 'auth/' : '') + e.path;
             const visible = e.config.listing_visibility === 'unauth' || (token && (await canSee(req, req.namespace, [full])));
-            if (visible) out[e.path] = { type: e.type, description: e.description, options: e.options, ...(token ? mountView(e) : {}) };
+            if (visible) out[e.path] = { type: e.type, description: e.description, options: e.options, ...(token ? mountView(e, kind) : {}) };
           }
           return out;
         };
@@ -176,7 +188,7 @@ export function mountRoutes(deps: SysDeps): CoreRoute[] {
         if (!(await canSee(req, req.namespace, [...candidates, mountPath]))) throw preflight(asked);
         return {
           data: {
-            ...mountView(found.entry),
+            ...mountView(found.entry, kind),
             path: req.namespace.path + mountPath,
           },
         };

@@ -131,7 +131,7 @@ export class MountTables implements MountTable {
     const path = canonicalMountPath(input.path);
     if (!path) throw badRequest('missing mount path');
     if (/[^\w\-./]/.test(path) || path.split('/').some((s) => s === '.' || s === '..')) throw badRequest(`invalid mount path ${JSON.stringify(input.path)}`);
-    if (typeof input.type !== 'string' || !input.type) throw badRequest('missing type');
+    if (typeof input.type !== 'string' || !input.type) throw badRequest('backend type must be specified as a string');
     const alias = TYPE_ALIASES[input.type];
     const type = alias?.type ?? input.type;
     if (!builtin && SINGLETONS.has(type)) throw badRequest(`mount type of "${type}" is not mountable`);

@@ -11,6 +11,7 @@ export function rekeyRoutes(rekey: Rekey, rekeyed: (unsealKey: Buffer, shares: n
   return [
     {
       pattern: /^rekey\/init$/,
+      httpHandler: true,
       operations: ['read', 'update', 'delete'],
       unauthenticated: true,
       rootNamespaceOnly: true,
@@ -28,6 +29,7 @@ export function rekeyRoutes(rekey: Rekey, rekeyed: (unsealKey: Buffer, shares: n
     },
     {
       pattern: /^rekey\/update$/,
+      httpHandler: true,
       operations: ['update'],
       unauthenticated: true,
       rootNamespaceOnly: true,

@@ -6,6 +6,11 @@ import type { StoreCore } from './core.ts';
 export interface CoreRoute extends SystemRoute {
   /** Served while sealed (init, seal-status, unseal, health, leader). */
   whileSealed?: boolean;
+  /**
+   * Served by Vault's HTTP layer rather than its logical router (init, seal-status, unseal, seal, health, leader,
+   * step-down, generate-root, rekey): another verb answers 405 with no error text, before any token check.
+   */
+  httpHandler?: boolean;
 }
 
 export interface SysDeps {

@@ -78,6 +78,7 @@ export function sealRoutes(deps: SysDeps): CoreRoute[] {
   return [
     {
       pattern: /^init$/,
+      httpHandler: true,
       operations: ['read', 'update'],
       unauthenticated: true,
       whileSealed: true,
@@ -96,6 +97,7 @@ export function sealRoutes(deps: SysDeps): CoreRoute[] {
     },
     {
       pattern: /^seal-status$/,
+      httpHandler: true,
       operations: ['read'],
       unauthenticated: true,
       whileSealed: true,
@@ -105,6 +107,7 @@ export function sealRoutes(deps: SysDeps): CoreRoute[] {
     },
     {
       pattern: /^unseal$/,
+      httpHandler: true,
       operations: ['update'],
       unauthenticated: true,
       whileSealed: true,
@@ -129,6 +132,7 @@ export function sealRoutes(deps: SysDeps): CoreRoute[] {
     },
     {
       pattern: /^seal$/,
+      httpHandler: true,
       operations: ['update'],
       rootProtected: true,
       rootNamespaceOnly: true,
@@ -141,6 +145,7 @@ export function sealRoutes(deps: SysDeps): CoreRoute[] {
     },
     {
       pattern: /^health$/,
+      httpHandler: true,
       operations: ['read'],
       unauthenticated: true,
       whileSealed: true,
@@ -175,6 +180,7 @@ export function sealRoutes(deps: SysDeps): CoreRoute[] {
     },
     {
       pattern: /^leader$/,
+      httpHandler: true,
       operations: ['read'],
       unauthenticated: true,
       whileSealed: true,
@@ -198,6 +204,7 @@ export function sealRoutes(deps: SysDeps): CoreRoute[] {
     {
       // One node, always active: stepping down has nothing to hand over.
       pattern: /^step-down$/,
+      httpHandler: true,
       operations: ['update'],
       rootProtected: true,
       rootNamespaceOnly: true,
