@@ -58,6 +58,44 @@ for (const database of DATABASES) {
       assert.deepEqual(res.body.itemListElement.map((i: any) => i.result.name).sort(), ['Alan Turing', 'Grace Hopper']);
     });
 
+    it('reads ids given as a comma list as it reads languages and types', async () => {
+      let res = await search('ids=kg:/g/twin_turing,/g/twin_hopper&ids=/g/unknown,&ids=');
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.body.itemListElement.map((i: any) => i.result.name).sort(), ['Alan Turing', 'Grace Hopper']);
+      res = await search('ids=/g/twin_turing,%20/g/twin_turing');
+      assert.deepEqual(res.body.itemListElement.map((i: any) => i.result['@id']), ['kg:/g/twin_turing'], 'each entity once');
+      res = await search('ids=/g/twin_turing,Turing');
+      assert.equal(res.status, 400);
+      assert.deepEqual(res.body.error, {
+        code: 400,
+        message: 'Invalid entity id: Turing',
+        status: 'INVALID_ARGUMENT',
+        errors: [{ domain: 'global', reason: 'invalid', message: 'Invalid entity id: Turing', location: 'ids', locationType: 'parameter' }],
+      });
+      res = await search('ids=,');
+      assert.equal(res.status, 400);
+      assert.equal(res.body.error.message, 'Either query or ids must be given.');
+    });
+
+    it('serves the method with its colon percent-encoded, and no other method', async () => {
+      let res = await call(`${base}/v1/entities%3Asearch?key=${DEV_API_KEY}&query=taylor%20swift&limit=1`);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.itemListElement[0].result['@id'], 'kg:/m/0dl567');
+      res = await call(`${base}/v1/entities%3asearch?query=paris`);
+      assert.equal(res.status, 403, 'the same credential check');
+      res = await call(`${base}/v1/entities%3Alookup?key=${DEV_API_KEY}&query=paris`);
+      assert.equal(res.status, 404);
+      assert.deepEqual(res.body.error, {
+        code: 404,
+        message: 'The requested URL /v1/entities%3Alookup was not found on this server.',
+        status: 'NOT_FOUND',
+        errors: [{ domain: 'global', reason: 'notFound', message: 'The requested URL /v1/entities%3Alookup was not found on this server.' }],
+      });
+      res = await call(`${base}/v1/other`);
+      assert.equal(res.status, 404);
+      assert.equal(res.body.error.message, 'The requested URL /v1/other was not found on this server.');
+    });
+
     it('renders one language as strings and several as tagged values', async () => {
       let res = await search('query=paris&languages=fr&limit=1');
       assert.equal(res.body.itemListElement[0].result.description, 'Capitale de la France');
@@ -99,6 +137,17 @@ for (const database of DATABASES) {
       const res = await call(`${base}/v1/entities:search?key=${DEV_API_KEY}&query=paris&limit=1&indent=true&prettyPrint=false`);
       assert.equal(res.body.itemListElement.length, 1);
       assert.match(res.text, /\n {2}"@context"/);
+    });
+
+    it('answers an indented result as JSON, so that the googleapis client parses it', async () => {
+      const res = await fetch(`${base}/v1/entities:search?key=${DEV_API_KEY}&query=paris&limit=1&indent=true&fields=itemListElement(result(name))`);
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+      assert.equal(await res.text(), JSON.stringify({ itemListElement: [{ result: { name: 'Paris' } }] }, null, 2));
+      const kg = google.kgsearch({ version: 'v1', rootUrl: `${base}/`, auth: DEV_API_KEY });
+      const answer = await kg.entities.search({ query: 'taylor swift', limit: 1, indent: true });
+      assert.equal(typeof answer.data, 'object');
+      assert.equal((answer.data.itemListElement as any[])[0].result.name, 'Taylor Swift');
     });
 
     it('rejects bad parameters and credentials with the Google error body', async () => {

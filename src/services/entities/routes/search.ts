@@ -1,7 +1,9 @@
-// GET /v1/entities:search — parse and check the parameters, look up ids or search the index, render JSON-LD.
-import type { FastifyInstance } from 'fastify';
+// GET /v1/entities:search (also with its colon percent-encoded, entities%3Asearch) — parse and check the parameters,
+// look up ids or search the index, render JSON-LD.
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { documented } from '../../../core/http/documented.ts';
-import { authenticateGoogle, invalidArgument, refuseUnknownParameters } from '../../../core/google/index.ts';
+import { authenticateGoogle, invalidArgument, notFound, refuseUnknownParameters } from '../../../core/google/index.ts';
 import type { ServiceContext } from '../../../core/service.ts';
 import { parseEntityId, type Entity } from '../domain/entity.ts';
 import { canonicalTag, matchedLanguages } from '../domain/language.ts';
@@ -17,6 +19,8 @@ export { DEFAULT_LIMIT, MAX_LIMIT };
 const PARAMETERS = new Set(['query', 'ids', 'languages', 'types', 'indent', 'prefix', 'limit']);
 
 const list = (v: unknown): string[] => (v === undefined ? [] : Array.isArray(v) ? v.map(String) : [String(v)]);
+/** A repeated parameter whose values may each be a comma-separated list; empty items are ignored. */
+const commaList = (v: unknown): string[] => list(v).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
 const single = (v: unknown): string | undefined => (v === undefined ? undefined : Array.isArray(v) ? String(v[v.length - 1]) : String(v));
 
 function booleanParam(name: string, raw: unknown): boolean {
@@ -27,8 +31,13 @@ function booleanParam(name: string, raw: unknown): boolean {
   throw invalidArgument(`Invalid value at '${name}' (TYPE_BOOL), "${v}"`, name);
 }
 
+const byEncodedColon = documented({
+  params: Type.Object({ method: Type.String({ description: 'entities:search, its colon percent-encoded (entities%3Asearch).' }) }),
+  querystring: SearchQuery,
+});
+
 export function searchRoute(app: FastifyInstance, ctx: ServiceContext, graph: EntityGraph): void {
-  app.get('/v1/entities::search', documented({ querystring: SearchQuery }), async (req, reply) => {
+  const search = async (req: FastifyRequest) => {
     // Knowledge Graph Search is an API-key API: a request with no credential is refused as Google refuses it there.
     await authenticateGoogle(req, ctx.identity, { scopes: ['cloud-platform'], apiKey: true, missingCredential: 'apiKey' });
     if (req.headers['content-length'] && req.headers['content-length'] !== '0') {
@@ -46,26 +55,37 @@ export function searchRoute(app: FastifyInstance, ctx: ServiceContext, graph: En
       if (!/^-?\d+$/.test(limitRaw)) throw invalidArgument(`Invalid value at 'limit' (TYPE_INT32), "${limitRaw}"`, 'limit');
       if (limit < 1 || limit > MAX_LIMIT) throw invalidArgument(`limit must be between 1 and ${MAX_LIMIT}.`, 'limit');
     }
-    const languages = list(q.languages).flatMap((l) => l.split(',')).map((l) => l.trim()).filter(Boolean).map((l) => {
+    const languages = commaList(q.languages).map((l) => {
       const tag = canonicalTag(l);
       if (!tag) throw invalidArgument(`Invalid language code: ${l}`, 'languages');
       return tag;
     });
     const langs = languages.length ? [...new Set(languages)] : ['en'];
     const matched = matchedLanguages(langs);
-    const types = [...new Set(list(q.types).flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean))];
-    const ids = list(q.ids).map((raw) => {
+    const types = [...new Set(commaList(q.types))];
+    // Ids hold no comma, so `ids=A,B` is read as `ids=A&ids=B`, as languages and types are.
+    const ids = commaList(q.ids).map((raw) => {
       const id = parseEntityId(raw);
       if (!id) throw invalidArgument(`Invalid entity id: ${raw}`, 'ids');
       return id;
     });
     if (query === undefined && ids.length === 0) throw invalidArgument('Either query or ids must be given.', 'query');
-    if (indent) reply.serializer((p: unknown) => JSON.stringify(p, null, 2));
+    // Indented as `prettyPrint` indents, so the answer keeps its JSON content type (a serializer set here would drop it).
+    if (indent && req.google) req.google.pretty = true;
 
     const ranked = ids.length
       ? byIds(await graph.documents([...new Set(ids)]), { query, langs: matched, types, prefix })
       : await graph.search({ query: query!, prefix, languages: matched, types, limit });
     return renderList(ranked.slice(0, limit).map((r) => renderResult(r.entity, r.score, langs)));
+  };
+
+  app.get('/v1/entities::search', documented({ querystring: SearchQuery }), search);
+  // The router matches the path as sent: a client that percent-encodes the method's colon reaches it here.
+  app.get('/v1/:method', byEncodedColon, async (req) => {
+    if ((req.params as { method: string }).method !== 'entities:search') {
+      throw notFound(`The requested URL ${req.url.split('?')[0]} was not found on this server.`);
+    }
+    return search(req);
   });
 }
 

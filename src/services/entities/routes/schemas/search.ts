@@ -12,10 +12,9 @@ const commaList = (description: string, item = Type.String()) => Type.Optional(T
 
 export const SearchQuery = googleQuery({
   query: Type.Optional(Type.String({ description: 'The literal query string for search, matched against names and aliases. Either query or ids is required.' })),
-  ids: Type.Optional(
-    Type.Array(Type.String({ pattern: '^(kg:)?/[a-z]/[0-9a-z_]{1,64}$' }), {
-      description: 'Entity ids to look up instead of searching (repeat the parameter: ids=A&ids=B); unknown ids are left out.',
-    }),
+  ids: commaList(
+    'Entity ids to look up instead of searching (repeated, ids=A&ids=B, or comma-separated); unknown ids are left out.',
+    Type.String({ pattern: '^(kg:)?/[a-z]/[0-9a-z_]{1,64}$' }),
   ),
   languages: commaList("Language codes to run the query with, e.g. 'en' (repeated or comma-separated); default en.", Type.String({ pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$' })),
   types: commaList('Restricts returned entities to any of these schema.org types, e.g. Person (repeated or comma-separated).'),
