@@ -1,13 +1,13 @@
 // The caller's calendar list: derived from ownership and the ACL, with the user's own overlay per calendar (name,
 // colours, hidden, selected, reminders, notifications) and the calendars they took off the list.
-import { decodePageToken, encodePageToken } from '../../core/google/index.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { ROLE_RANK, type Access, type Caller, type Calendars } from './access.ts';
 import { CONFERENCE } from './calendars.ts';
 import { obj, str } from './domain/check.ts';
 import { badRequest, notFound, requiredField } from './domain/errors.ts';
 import { colorsOf, readListEntry } from './domain/list-entry.ts';
-import { boolParam, enumParam, intParam, strParam, type Query } from './domain/params.ts';
+import { offsetPage } from './domain/offset-page.ts';
+import { boolParam, enumParam, type Query } from './domain/params.ts';
 import { etagOf } from './domain/render.ts';
 import type { CalendarRow, CalendarStore, ListEntryRow, ListOverlay } from './store.ts';
 import { calendarListTopic, type ResourceWatches } from './watches.ts';
@@ -76,10 +76,7 @@ export class CalendarList {
     const minRole = enumParam(query, 'minAccessRole', ROLES) ?? 'freeBusyReader';
     const showHidden = boolParam(query, 'showHidden');
     const showDeleted = boolParam(query, 'showDeleted');
-    const max = Math.min(intParam(query, 'maxResults', 1, Number.MAX_SAFE_INTEGER) ?? 100, 250);
-    const pageToken = strParam(query, 'pageToken', 4096);
     const key = `${caller.principalId}/${minRole}/${showHidden}/${showDeleted}`;
-    const offset = pageToken !== undefined ? decodePageToken<number>(pageToken, key) : 0;
     // The caller's own primary calendar leads; the rest follow by id.
     const own = (c: CalendarRow) => c.isPrimary && c.ownerId === caller.principalId;
     const entries = await this.#store.listEntries(this.#ctx.kysely, caller.principalId);
@@ -87,11 +84,9 @@ export class CalendarList {
       .map((c) => ({ c, e: entries.get(c.id) }))
       .filter(({ c, e }) => ROLE_RANK[c.role] >= ROLE_RANK[minRole] && (showDeleted || !e?.removed) && (showHidden || !e?.doc.hidden))
       .sort((a, b) => Number(own(b.c)) - Number(own(a.c)) || (a.c.id < b.c.id ? -1 : 1));
-    const items = all.slice(offset, offset + max).map(({ c, e }) => renderListEntry(c, c.role, e));
+    const page = offsetPage(all, query, key);
     const listVersion = all.reduce((sum, { c, e }) => sum + versionOf(c, e), all.length);
-    const out: Record<string, unknown> = { kind: 'calendar#calendarList', etag: etagOf(listVersion, 4), items };
-    if (offset + max < all.length) out.nextPageToken = encodePageToken(offset + max, key);
-    return out;
+    return { kind: 'calendar#calendarList', etag: etagOf(listVersion, 4), ...page, items: page.items.map(({ c, e }) => renderListEntry(c, c.role, e)) };
   }
 
   /** insert: puts a calendar the caller can see (back) on the list with the body's settings. */

@@ -8,6 +8,8 @@ import { badRequest, forbidden, notFound, requiredField } from './domain/errors.
 import { etagOf } from './domain/render.ts';
 import { knownZone } from './domain/zone.ts';
 import { newEventId } from './domain/ids.ts';
+import { offsetPage } from './domain/offset-page.ts';
+import type { Query } from './domain/params.ts';
 import type { CalendarDoc, CalendarRow, CalendarStore } from './store.ts';
 import { aclTopic, calendarListTopic, settingsTopic, type ResourceWatches } from './watches.ts';
 
@@ -26,7 +28,8 @@ function readCalendar(body: unknown, base: CalendarDoc | undefined, partial: boo
   only(o, ['summary', 'description', 'location', 'timeZone', ...READ_ONLY], 'resource');
   const doc: CalendarDoc = partial && base ? { ...base } : { summary: '', timeZone: base?.timeZone ?? 'UTC' };
   if (o.summary !== undefined) doc.summary = str(o.summary, 'summary', 1024);
-  if (!partial && (o.summary === undefined || doc.summary === '')) throw requiredField('Missing summary.', 'summary');
+  // A patch may leave the title out, but no write may leave the calendar without one.
+  if (doc.summary === '' || (!partial && o.summary === undefined)) throw requiredField('Missing summary.', 'summary');
   for (const k of ['description', 'location'] as const) {
     if (o[k] === null) delete doc[k];
     else if (o[k] !== undefined) doc[k] = str(o[k], k, k === 'description' ? 8192 : 1024);
@@ -109,18 +112,21 @@ export class CalendarAdmin {
     return typeof attrs?.email === 'string' ? attrs.email.toLowerCase() : `${calendar.ownerId}@twinstack.local`;
   }
 
-  async aclList(caller: Caller, calendarId: string): Promise<Record<string, unknown>> {
+  /** The owner's rule (implicit, never stored) and the stored rules, paged with `maxResults` and `pageToken`. */
+  async aclList(caller: Caller, calendarId: string, query: Query): Promise<Record<string, unknown>> {
     const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner');
     const rules = await this.#store.aclRules(this.#ctx.kysely, calendar.id);
-    const owner = { kind: 'calendar#aclRule', etag: etagOf(calendar.version, 5), id: `user:${await this.#ownerEmail(calendar)}`, scope: { type: 'user', value: await this.#ownerEmail(calendar) }, role: 'owner' };
-    return { kind: 'calendar#acl', etag: etagOf(calendar.version + rules.length, 6), items: [owner, ...rules.map(renderRule)] };
+    const all = [ownerRule(calendar, await this.#ownerEmail(calendar)), ...rules.map(renderRule)];
+    // Every rule's version only grows, so a changed role gives the list a new ETag too.
+    const version = rules.reduce((sum, r) => sum + r.version, calendar.version + rules.length);
+    return { kind: 'calendar#acl', etag: etagOf(version, 6), ...offsetPage(all, query, `acl\u0000${calendar.id}`) };
   }
 
   async aclGet(caller: Caller, calendarId: string, ruleId: string): Promise<Record<string, unknown>> {
     const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner');
-    const ownerEmail = await this.#ownerEmail(calendar);
-    if (ruleId === `user:${ownerEmail}`) return { kind: 'calendar#aclRule', etag: etagOf(calendar.version, 5), id: ruleId, scope: { type: 'user', value: ownerEmail }, role: 'owner' };
     const [type, value] = splitRule(ruleId);
+    const ownerEmail = await this.#ownerEmail(calendar);
+    if (value === ownerEmail) return ownerRule(calendar, ownerEmail);
     const rule = await this.#store.aclRule(this.#ctx.kysely, calendar.id, type, value);
     if (!rule) throw notFound();
     return renderRule(rule);
@@ -135,6 +141,7 @@ export class CalendarAdmin {
       const scope = obj(o.scope, 'scope');
       only(scope, ['type', 'value'], 'scope');
       if (scope.type !== 'user') throw badRequest('Only rules of scope type user are supported.', 'scope.type');
+      if (scope.value === undefined || scope.value === null || scope.value === '') throw requiredField('Missing scope value.', 'scope.value');
       scopeValue = str(scope.value, 'scope.value', 254).toLowerCase();
       if (!isEmail(scopeValue)) throw badRequest(`Invalid scope value: ${scopeValue}`, 'scope.value');
     }
@@ -169,11 +176,14 @@ export class CalendarAdmin {
   }
 }
 
-function splitRule(ruleId: string): [string, string] {
+/** A rule id's scope type and value; only `user` rules exist, so any other id names no rule (404). */
+function splitRule(ruleId: string): ['user', string] {
   const colon = ruleId.indexOf(':');
-  if (colon <= 0) throw notFound();
-  return [ruleId.slice(0, colon), ruleId.slice(colon + 1).toLowerCase()];
+  if (colon <= 0 || ruleId.slice(0, colon) !== 'user') throw notFound();
+  return ['user', ruleId.slice(colon + 1).toLowerCase()];
 }
+
+const ownerRule = (calendar: CalendarRow, ownerEmail: string) => renderRule({ scopeType: 'user', scopeValue: ownerEmail, role: 'owner', version: calendar.version });
 
 const renderRule = (r: { scopeType: string; scopeValue: string; role: string; version: number }) => ({
   kind: 'calendar#aclRule',

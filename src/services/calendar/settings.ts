@@ -1,9 +1,9 @@
 // settings.list / settings.get: the user's Calendar settings. Only `timezone` can change (it is the primary calendar's
 // zone); the others are the defaults of a new Calendar user, fixed in twinstack.
-import { decodePageToken, encodePageToken } from '../../core/google/index.ts';
 import type { Caller, Calendars } from './access.ts';
 import { fullSyncRequired, notFound } from './domain/errors.ts';
-import { intParam, strParam, type Query } from './domain/params.ts';
+import { offsetPage } from './domain/offset-page.ts';
+import { strParam, type Query } from './domain/params.ts';
 import { etagOf } from './domain/render.ts';
 import { makeSyncToken, readSyncToken } from './domain/sync-token.ts';
 
@@ -52,8 +52,6 @@ export class Settings {
 
   /** Paged by offset; the last page carries a sync token, and a list from a token gives what changed since. */
   async list(caller: Caller, query: Query): Promise<Record<string, unknown>> {
-    const max = Math.min(intParam(query, 'maxResults', 1, Number.MAX_SAFE_INTEGER) ?? 100, 250);
-    const pageToken = strParam(query, 'pageToken', 4096);
     const syncToken = strParam(query, 'syncToken', 4096);
     const { items, version } = await this.#all(caller);
     const tokenKey = `settings:${caller.principalId}`;
@@ -63,10 +61,9 @@ export class Settings {
       if (since > version) throw fullSyncRequired();
     }
     const changed = since === undefined ? items : items.filter((s) => s.version > since);
-    const offset = pageToken !== undefined ? decodePageToken<number>(pageToken, `${tokenKey}\u0000${syncToken ?? ''}`) : 0;
-    const out: Record<string, unknown> = { kind: 'calendar#settings', etag: etagOf(version, 8), items: changed.slice(offset, offset + max).map(render) };
-    if (offset + max < changed.length) out.nextPageToken = encodePageToken(offset + max, `${tokenKey}\u0000${syncToken ?? ''}`);
-    else out.nextSyncToken = makeSyncToken(tokenKey, version, 'settings');
+    const page = offsetPage(changed, query, `${tokenKey}\u0000${syncToken ?? ''}`);
+    const out: Record<string, unknown> = { kind: 'calendar#settings', etag: etagOf(version, 8), ...page, items: page.items.map(render) };
+    if (page.nextPageToken === undefined) out.nextSyncToken = makeSyncToken(tokenKey, version, 'settings');
     return out;
   }
 }

@@ -9,7 +9,7 @@ import { notFound } from '../domain/errors.ts';
 import { boolParam, type Query } from '../domain/params.ts';
 import { aclTopic, calendarListTopic } from '../watches.ts';
 import type { CalendarService } from '../wiring.ts';
-import { AclRule, Calendar, CalendarListEntry, CalendarListQuery, CalendarListWriteQuery } from './schemas/calendar.ts';
+import { AclListQuery, AclRule, Calendar, CalendarListEntry, CalendarListQuery, CalendarListWriteQuery } from './schemas/calendar.ts';
 import { StopChannelBody, WatchChannelBody } from '../../../core/google/watch-channel-schema.ts';
 import { AclRuleParams, CalendarIdParams, SystemQuery } from './schemas/common.ts';
 
@@ -55,7 +55,7 @@ export function calendarRoutes(app: FastifyInstance, ctx: ServiceContext, s: Cal
     reply.code(204).send();
   });
 
-  app.get(`${V3}/calendars/:calendarId/acl`, ofCalendar, async (req) => s.admin.aclList(await authenticate(req, ctx, 'read'), p(req).calendarId));
+  app.get(`${V3}/calendars/:calendarId/acl`, documented({ params: CalendarIdParams, querystring: AclListQuery }), async (req) => s.admin.aclList(await authenticate(req, ctx, 'read'), p(req).calendarId, req.query as Query));
   app.post(`${V3}/calendars/:calendarId/acl`, documented({ params: CalendarIdParams, querystring: SystemQuery, body: AclRule }), async (req) => s.admin.aclPut(await authenticate(req, ctx, 'manage'), p(req).calendarId, undefined, req.body, false));
   app.post(`${V3}/calendars/:calendarId/acl/watch`, documented({ params: CalendarIdParams, querystring: SystemQuery, body: WatchChannelBody }), async (req) => {
     const caller = await authenticate(req, ctx, 'read');

@@ -68,6 +68,8 @@ export const CalendarListQuery = googleQuery({
   showDeleted: flag('Whether to include deleted calendar list entries in the result.'),
 }, { unknownParameters: 'ignored' });
 
+export const AclListQuery = googleQuery({ maxResults: maxResults(100, 250), pageToken }, { unknownParameters: 'ignored' });
+
 export const AclRule = Type.Object(
   {
     scope: Type.Optional(
