@@ -184,6 +184,11 @@ for (const database of DATABASES) {
         [{ name: n, ...range, timeSeriesGranularity: 'MINUTELY' }, /time_series_granularity/],
         [{ name: n, ...range, formats: ['NATIVE_VIDEO', 'NATIVE_DISPLAY'] }, /Only one format/],
         [{ name: n, ...range, unknownField: 1 }, /Unknown name "unknownField"/],
+        [{ name: n, ...range, sellerNetworkIds: ['net'] }, /Invalid value at 'filter_set.seller_network_ids\[0\]' \(TYPE_INT32\), "net"/],
+        [{ name: n, ...range, publisherIdentifiers: [7] }, /Invalid value at 'filter_set.publisher_identifiers\[0\]' \(TYPE_STRING\), 7/],
+        [{ name: n, ...range, breakdownDimensions: ['COUNTRY'] }, /Invalid value at 'filter_set.breakdown_dimensions\[0\]' \(TYPE_ENUM\), "COUNTRY"/],
+        [{ name: n, ...range, breakdownDimensions: ['PUBLISHER_IDENTIFIER'] }, /breakdownDimensions is not supported/],
+        [{ name: n, ...range, sellerNetworkIds: [12] }, /sellerNetworkIds is not supported/],
         [[1, 2], /Expected a filter set object/],
       ];
       for (const [body, pattern] of cases) {
@@ -210,6 +215,15 @@ for (const database of DATABASES) {
       assert.equal(res.body.error.status, 'INVALID_ARGUMENT');
       assert.deepEqual(await names(TOKENS.bidder, owner), before);
       assert.deepEqual(await names(TOKENS.bidder, 'bidders/1000'), ['bidders/1000/filterSets/b1', 'bidders/1000/filterSets/guarded']);
+    });
+
+    it('accepts breakdownDimensions that break down nothing and empty dimension lists, and echoes them', async () => {
+      const body = { name: 'bidders/1000/filterSets/unspecified-breakdown', ...range, breakdownDimensions: ['BREAKDOWN_DIMENSION_UNSPECIFIED'], sellerNetworkIds: [], publisherIdentifiers: [] };
+      const res = await api(TOKENS.bidder, 'POST', 'bidders/1000/filterSets', body);
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.body, { ...body, filterSetId: res.body.filterSetId });
+      assert.equal((await api(TOKENS.bidder, 'GET', `${body.name}/bidMetrics`)).status, 200);
+      assert.equal((await api(TOKENS.bidder, 'DELETE', body.name)).status, 200);
     });
 
     it('refuses relative date ranges reaching back more than 30 days, as the real API, and stores nothing', async () => {

@@ -146,6 +146,20 @@ for (const database of DATABASES) {
       assert.deepEqual(sum, totals(EVENTS.filter((e) => e.account === '2001' && e.dealId === '90001' && ms(e) >= from)));
     });
 
+    it('reads an empty creativeId and a zero dealId as unset (proto3 defaults), at both levels', async () => {
+      const defaults = { relativeDateRange: { durationDays: 7 }, creativeId: '', dealId: '0' };
+      let rows = await createAndList(TOKENS.bidder, 'bidders/1000', 'defaults', defaults);
+      assert.deepEqual(rowTotals(rows[0]), totals(EVENTS.filter((e) => e.bidder === '1000')));
+      rows = await createAndList(TOKENS.bidder, 'bidders/1000/accounts/1001', 'defaults', { ...defaults, dealId: 0 });
+      assert.deepEqual(rowTotals(rows[0]), totals(EVENTS.filter((e) => e.account === '1001')));
+      // A non-default value is still a filter, and still refused at bidder level.
+      const res = await api(TOKENS.bidder, 'POST', 'bidders/1000/filterSets', { name: 'bidders/1000/filterSets/deal-1', ...defaults, dealId: '1' });
+      assert.equal(res.status, 400);
+      assert.equal(res.body.error.status, 'INVALID_ARGUMENT');
+      assert.match(res.body.error.message, /only for account-level filter sets/);
+      assert.equal((await api(TOKENS.bidder, 'GET', 'bidders/1000/filterSets/deal-1')).status, 404);
+    });
+
     it('answers no rows when nothing matches, and {} for zero metrics', async () => {
       const rows = await createAndList(TOKENS.bidder, 'bidders/1000/accounts/1001', 'nothing', { relativeDateRange: { durationDays: 7 }, creativeId: 'no-such-creative' });
       assert.deepEqual(rows, []);

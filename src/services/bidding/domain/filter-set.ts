@@ -5,6 +5,7 @@ import { daysInMonth, parseRfc3339, instantToMs } from '../../../core/time.ts';
 import { ownerName, parseFilterSetName, type Owner } from './names.ts';
 import {
   ENVIRONMENTS,
+  FILTER_BREAKDOWN_DIMENSIONS,
   FILTER_ENVIRONMENTS,
   FILTER_FORMATS,
   FILTER_GRANULARITIES,
@@ -114,8 +115,10 @@ export function parseFilterSet(body: unknown, owner?: Owner): FilterSetQuery {
     if (g !== 'TIME_SERIES_GRANULARITY_UNSPECIFIED') query.granularity = g;
   }
 
-  const creative = fs.creativeId ?? undefined;
-  const deal = fs.dealId ?? undefined;
+  // Proto3 JSON: a field holding its default value is not set, so an empty creativeId or a zero dealId (as clients
+  // that send every field write them) filters nothing, at either level.
+  const creative = fs.creativeId === '' ? undefined : (fs.creativeId ?? undefined);
+  const deal = isInt64(fs.dealId) && Number(fs.dealId) === 0 ? undefined : (fs.dealId ?? undefined);
   if ((creative !== undefined || deal !== undefined) && parsed.owner.level === 'bidder') {
     throw bad('Creative ID and deal ID filters may be set only for account-level filter sets (bidders/*/accounts/*/filterSets/*).');
   }
@@ -127,13 +130,28 @@ export function parseFilterSet(body: unknown, owner?: Owner): FilterSetQuery {
     if (!isInt64(deal)) throw badValue('filter_set.deal_id', 'TYPE_INT64', deal);
     query.deal = String(deal).replace(/^0+(?=\d)/, '');
   }
-  // Dimensions the stored events do not carry: accepted only when empty.
-  for (const [field, proto] of [['sellerNetworkIds', 'seller_network_ids'], ['publisherIdentifiers', 'publisher_identifiers'], ['breakdownDimensions', 'breakdown_dimensions']]) {
-    const v = fs[field];
-    if (v === undefined || v === null) continue;
-    if (arrayOf(`filter_set.${proto}`, v).length > 0) throw bad(`Filtering or breaking down by ${field} is not supported: bid events carry no such dimension.`);
+  // Dimensions the stored events do not carry: items are checked as the API types them, then only an empty list (or
+  // breakdowns by BREAKDOWN_DIMENSION_UNSPECIFIED, which break down nothing) is accepted.
+  const unsupported = {
+    sellerNetworkIds: listOf(fs, 'sellerNetworkIds', (path, v) => int(path, v)),
+    publisherIdentifiers: listOf(fs, 'publisherIdentifiers', (path, v) => {
+      if (typeof v !== 'string') throw badValue(path, 'TYPE_STRING', v);
+      return v;
+    }),
+    breakdownDimensions: listOf(fs, 'breakdownDimensions', (path, v) => oneOf(path, v, FILTER_BREAKDOWN_DIMENSIONS)).filter((d) => d !== 'BREAKDOWN_DIMENSION_UNSPECIFIED'),
+  };
+  for (const [field, items] of Object.entries(unsupported)) {
+    if (items.length > 0) throw bad(`Filtering or breaking down by ${field} is not supported: bid events carry no such dimension.`);
   }
   return query;
+}
+
+/** The items of the optional list `field`, each read by `item`; [] when absent. */
+function listOf<T>(fs: Record<string, unknown>, field: string, item: (path: string, v: unknown) => T): T[] {
+  const v = fs[field];
+  if (v === undefined || v === null) return [];
+  const path = `filter_set.${snake(field)}`;
+  return arrayOf(path, v).map((x, i) => item(`${path}[${i}]`, x));
 }
 
 function timeRange(fs: Record<string, unknown>): TimeRange {

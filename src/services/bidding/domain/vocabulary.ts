@@ -31,6 +31,7 @@ export const FILTER_FORMATS: Record<string, number[] | undefined> = {
 export const FILTER_ENVIRONMENTS = ['ENVIRONMENT_UNSPECIFIED', ...ENVIRONMENTS] as const;
 export const FILTER_PLATFORMS = ['PLATFORM_UNSPECIFIED', ...PLATFORMS] as const;
 export const FILTER_GRANULARITIES = ['TIME_SERIES_GRANULARITY_UNSPECIFIED', ...GRANULARITIES] as const;
+export const FILTER_BREAKDOWN_DIMENSIONS = ['BREAKDOWN_DIMENSION_UNSPECIFIED', 'PUBLISHER_IDENTIFIER'] as const;
 
 /** The six counters of a bid metrics row, in storage order. */
 export const METRICS = ['bids', 'bidsInAuction', 'impressionsWon', 'billedImpressions', 'measurableImpressions', 'viewableImpressions'] as const;
