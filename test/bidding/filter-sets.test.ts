@@ -327,6 +327,10 @@ for (const database of DATABASES) {
       assert.equal(res.status, 400);
       res = await api(TOKENS.bidder, 'GET', `${owner}/filterSets?pageSize=-1`);
       assert.equal(res.status, 400);
+      // pageSize is an int32: the largest one is capped to the page limit, one past it is refused.
+      assert.equal((await api(TOKENS.bidder, 'GET', `${owner}/filterSets?pageSize=2147483647`)).status, 200);
+      res = await api(TOKENS.bidder, 'GET', `${owner}/filterSets?pageSize=2147483648`);
+      assert.deepEqual([res.status, res.body.error.message], [400, 'Invalid value for pageSize: 2147483648']);
     });
 
     it('removes a transient filter set after an hour, through the durable job, and keeps persisted ones', async () => {

@@ -22,11 +22,13 @@ function digest(text: string): string {
   return createHash('sha256').update(text).digest('base64url').slice(0, 16);
 }
 
-/** Validates `pageSize`: a positive integer up to `max`, `fallback` when absent. */
+const INT32_MAX = 2 ** 31 - 1;
+
+/** Validates `pageSize`: a positive int32 (the type Google's APIs give it), capped at `max`, `fallback` when absent. */
 export function pageSize(raw: unknown, fallback: number, max: number, name = 'pageSize'): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw invalidArgument(`Invalid value for ${name}: ${String(raw)}`, name);
+  if (!Number.isInteger(n) || n < 0 || n > INT32_MAX) throw invalidArgument(`Invalid value for ${name}: ${String(raw)}`, name);
   if (n === 0) return fallback;
   return Math.min(n, max);
 }
