@@ -240,7 +240,9 @@ for (const database of DATABASES) {
         assert.equal(res.status, 404, path);
       }
       assert.equal((await users('alice/bookshelves/0/volumes?maxResults=50')).status, 400);
-      assert.equal((await call(`${t.url('books')}/books/v1/users/alice/bookshelves`)).status, 401);
+      // Public shelves are served without any credential too.
+      const anonymous = await call(`${t.url('books')}/books/v1/users/alice/bookshelves`);
+      assert.deepEqual([anonymous.status, anonymous.body], [200, (await users('alice/bookshelves')).body]);
       assert.equal((await users('alice/bookshelves', 'wrong-key')).status, 400);
     });
 

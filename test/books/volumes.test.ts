@@ -210,8 +210,21 @@ for (const database of DATABASES) {
       assert.match((await list({ q: 'fox', maxResults: 41 })).body.error.message, /\[0, 40\]/);
     });
 
-    it('checks credentials: an API key or a books-scoped token', async () => {
+    it('serves volumes without any credential, as Books does, and checks a credential that is given', async () => {
       let res = await call(`${base}/books/v1/volumes?q=fox`);
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.body, (await list({ q: 'fox' })).body, 'the same answer as to an API key');
+      assert.ok(res.body.totalItems > 0);
+      const id = res.body.items[0].id;
+      res = await call(`${base}/books/v1/volumes/${id}`);
+      assert.deepEqual([res.status, res.body.id, res.body.userInfo], [200, id, undefined]);
+      // The googleapis client without any auth.
+      const anonymous = booksClient(t, {});
+      assert.equal((await anonymous.volumes.list({ q: 'fox' })).data.totalItems, (await list({ q: 'fox' })).body.totalItems);
+      for (const empty of ['key=', 'access_token=']) {
+        assert.equal((await call(`${base}/books/v1/volumes?q=fox&${empty}`)).status, 200, `${empty} is no credential`);
+      }
+      res = await call(`${base}/books/v1/volumes?q=fox`, { headers: bearer('forged-token') });
       assert.equal(res.status, 401);
       res = await call(`${base}/books/v1/volumes?q=fox&key=not-a-key`);
       assert.equal(res.status, 400);
@@ -222,6 +235,8 @@ for (const database of DATABASES) {
       assert.equal((await list({ q: 'fox' }, bearer(DEV_TOKEN))).status, 200);
       res = await list({ q: 'fox', libraryRestrict: 'my-library' });
       assert.equal(res.status, 401, 'my-library needs a user');
+      res = await call(`${base}/books/v1/volumes?q=fox&libraryRestrict=my-library`);
+      assert.equal(res.status, 401, 'and so does an anonymous caller');
     });
 
     it('gets a volume by id, 404 for an unknown id', async () => {

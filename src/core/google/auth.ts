@@ -31,9 +31,23 @@ const INVALID_TOKEN =
 
 const MISSING_KEY = 'The request is missing a valid API key.';
 
+/** Whether the request carries any credential: a non-empty key, token or Authorization header. */
+export function carriesCredential(req: FastifyRequest): boolean {
+  const query = req.query as Record<string, unknown>;
+  return [query.key, query.access_token, query.oauth_token, req.headers.authorization, req.headers['x-goog-api-key']].some(given);
+}
+
+/**
+ * For methods Google also serves without any credential (public data, such as Books' volumes): a request carrying
+ * none is anonymous (undefined); a credential given is checked as `authenticateGoogle` checks it.
+ */
+export async function authenticateGoogleOrAnonymous(req: FastifyRequest, identity: Identity, rule: GoogleAuthRule): Promise<GoogleCaller | undefined> {
+  return carriesCredential(req) ? authenticateGoogle(req, identity, rule) : undefined;
+}
+
 export async function authenticateGoogle(req: FastifyRequest, identity: Identity, rule: GoogleAuthRule): Promise<GoogleCaller> {
   const query = req.query as Record<string, unknown>;
-  if (rule.missingCredential === 'apiKey' && ![query.key, query.access_token, query.oauth_token, req.headers.authorization, req.headers['x-goog-api-key']].some(given)) {
+  if (rule.missingCredential === 'apiKey' && !carriesCredential(req)) {
     throw new GoogleError(403, MISSING_KEY, { reason: 'forbidden', rpcStatus: 'PERMISSION_DENIED' });
   }
   const bearer = bearerOf(req) ?? stringParam(query.access_token) ?? stringParam(query.oauth_token);
