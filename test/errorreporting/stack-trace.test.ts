@@ -95,6 +95,11 @@ describe('stack-trace parsers: examples', () => {
     });
   }
 
+  it('reads Java frames that name their class loader and module', () => {
+    const text = 'java.lang.IllegalStateException: boom\n\tat app//com.example.Foo.bar(Foo.java:10)\n\tat com.foo.loader/foo@9.0/com.foo.Main.run(Main.java:101)\n\tat java.base/java.lang.Thread.run(Thread.java:833)';
+    assert.deepEqual(parseStackTrace(text)?.frames, ['com.example.Foo.bar', 'com.foo.Main.run', 'java.lang.Thread.run']);
+  });
+
   it('finds a trace after leading log text', () => {
     const parsed = parseStackTrace('request failed, details follow\n' + EXAMPLES[0].text);
     assert.equal(parsed?.language, 'javascript');

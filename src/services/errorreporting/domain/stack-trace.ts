@@ -75,7 +75,9 @@ export function jsFrame(line: string): { name?: string; location: string } | und
 // java.lang.IllegalStateException: boom
 // 	at com.example.Foo.bar(Foo.java:10)
 const QUALIFIED = /^\s*(?:Exception in thread "[^"]*"\s+)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)(?::\s?.*)?$/;
-const JAVA_FRAME = /^\s+at\s+(?:[\w.$-]+(?:@[\w.-]+)?\/)?([\w$.<>]+)\(([^()]*)\)\s*$/;
+// Java 9 and later may put the class loader and the module before the class (`app//com.x.Y.m(...)` for the
+// application loader and no module, `java.base/java.lang.Thread.run(...)`, `loader/mod@1.0/com.x.Y.m(...)`).
+const JAVA_FRAME = /^\s+at\s+(?:[\w.$-]*(?:@[\w.-]+)?\/){0,2}([\w$.<>]+)\(([^()]*)\)\s*$/;
 const JAVA_SOURCE = /^(?:[\w$-]+\.(?:java|kt|scala|groovy|clj)(?::\d+)?|Native Method|Unknown Source)$/;
 
 const parseJava: Parser = (lines) => {
