@@ -6,6 +6,12 @@ import { DEV_TOKEN, call, startTestRuntime, type TestRuntime } from '../helpers/
 export const OTHER_TOKEN = 'files-test-other-token';
 export const OTHER_EMAIL = 'other@example.com';
 export const DEV_EMAIL = 'developer@twinstack.local';
+/** More tokens of the second user, each with one narrower Drive scope. */
+export const OTHER_SCOPED_TOKENS = {
+  'drive.metadata': 'files-test-other-metadata-token',
+  'drive.metadata.readonly': 'files-test-other-metadata-readonly-token',
+  'drive.readonly': 'files-test-other-readonly-token',
+} as const;
 
 export async function startFiles(database: 'sqlite' | 'postgres', settings: Record<string, unknown> = {}, clock: 'system' | 'manual' = 'system'): Promise<TestRuntime> {
   return startTestRuntime({
@@ -19,7 +25,10 @@ export async function startFiles(database: 'sqlite' | 'postgres', settings: Reco
         kind: 'user',
         name: 'Other User',
         attrs: { email: OTHER_EMAIL },
-        credentials: [{ type: 'bearer', value: OTHER_TOKEN, scopes: ['https://www.googleapis.com/auth/drive'] }],
+        credentials: [
+          { type: 'bearer', value: OTHER_TOKEN, scopes: ['https://www.googleapis.com/auth/drive'] },
+          ...Object.entries(OTHER_SCOPED_TOKENS).map(([scope, value]) => ({ type: 'bearer' as const, value, scopes: [`https://www.googleapis.com/auth/${scope}`] })),
+        ],
       },
     ],
   });

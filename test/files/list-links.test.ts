@@ -1,5 +1,5 @@
 // files.list pages through `nextLink` as well as `nextPageToken` (the link repeats every parameter of the request),
-// and an invalid `q` is answered with the grammar's own message.
+// comments.list and replies.list page the same way, and an invalid `q` is answered with the grammar's own message.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DATABASES, DEV_TOKEN } from '../helpers/runtime.ts';
@@ -48,6 +48,33 @@ for (const database of DATABASES) {
       const more = await follow(changes.body.nextLink);
       assert.deepEqual([...changes.body.items, ...more.items].map((c: { fileId: string }) => c.fileId), ids);
       assert.equal(more.nextLink, undefined);
+    });
+
+    it('gives comments.list and replies.list a nextLink that reads their next page', async () => {
+      const follow = async (link: string) => {
+        const r = await fetch(link, { headers: { authorization: `Bearer ${DEV_TOKEN}` } });
+        assert.equal(r.status, 200);
+        return (await r.json()) as { items: Array<{ commentId?: string; replyId?: string }>; nextLink?: string };
+      };
+      const file = (await s.a('/files', { body: { title: 'discussed' } })).body;
+      const comments: string[] = [];
+      for (const content of ['first', 'second', 'third']) comments.push((await s.a(`/files/${file.id}/comments`, { body: { content } })).body.commentId);
+      const replies: string[] = [];
+      for (const content of ['re one', 're two', 're three']) replies.push((await s.a(`/files/${file.id}/comments/${comments[0]}/replies`, { body: { content } })).body.replyId);
+
+      const page = await s.a(`/files/${file.id}/comments?maxResults=2&includeDeleted=false`);
+      assert.equal(page.status, 200, page.text);
+      const link = new URL(page.body.nextLink);
+      assert.deepEqual([link.searchParams.get('pageToken'), link.searchParams.get('maxResults'), link.searchParams.get('includeDeleted')], [page.body.nextPageToken, '2', 'false']);
+      const rest = await follow(page.body.nextLink);
+      assert.deepEqual([...page.body.items, ...rest.items].map((c: { commentId?: string }) => c.commentId), comments);
+      assert.equal(rest.nextLink, undefined);
+
+      const replyPage = await s.a(`/files/${file.id}/comments/${comments[0]}/replies?maxResults=2`);
+      const moreReplies = await follow(replyPage.body.nextLink);
+      assert.deepEqual([...replyPage.body.items, ...moreReplies.items].map((r: { replyId?: string }) => r.replyId), replies);
+      assert.equal(moreReplies.nextLink, undefined);
+      assert.equal((await s.a(`/files/${file.id}/comments?maxResults=3`)).body.nextLink, undefined, 'no link on the last page');
     });
 
     it('answers an invalid q with the reason invalid, location q and one "Invalid query" prefix', async () => {

@@ -22,8 +22,19 @@ export interface Caller extends DriveUser {
   keys: string[];
 }
 
-const READ_SCOPES = ['drive', 'drive.file', 'drive.readonly', 'drive.metadata', 'drive.metadata.readonly', 'drive.appdata', 'cloud-platform'];
-const WRITE_SCOPES = ['drive', 'drive.file', 'drive.appdata', 'cloud-platform'];
+/** What a request does to a user's files, which decides the scopes that admit it. */
+export type ScopeNeed = 'read' | 'readContent' | 'writeMetadata' | 'write';
+
+/**
+ * The metadata scopes see and (drive.metadata) change files' metadata, never their content: downloads and exports
+ * need a scope that reads files, uploads and everything else that writes one that manages them.
+ */
+const SCOPES: Record<ScopeNeed, string[]> = {
+  read: ['drive', 'drive.file', 'drive.readonly', 'drive.metadata', 'drive.metadata.readonly', 'drive.appdata', 'cloud-platform'],
+  readContent: ['drive', 'drive.file', 'drive.readonly', 'drive.appdata', 'cloud-platform'],
+  writeMetadata: ['drive', 'drive.file', 'drive.metadata', 'drive.appdata', 'cloud-platform'],
+  write: ['drive', 'drive.file', 'drive.appdata', 'cloud-platform'],
+};
 
 export function userOf(p: Principal): DriveUser {
   const attrs = p.attrs as { email?: unknown; groups?: unknown };
@@ -32,8 +43,8 @@ export function userOf(p: Principal): DriveUser {
   return { email, name: p.name, domain: email.slice(email.indexOf('@') + 1), groups };
 }
 
-export async function authenticate(req: FastifyRequest, ctx: ServiceContext, write: boolean): Promise<Caller> {
-  const { principal } = await authenticateGoogle(req, ctx.identity, { scopes: write ? WRITE_SCOPES : READ_SCOPES, apiKey: true });
+export async function authenticate(req: FastifyRequest, ctx: ServiceContext, need: ScopeNeed): Promise<Caller> {
+  const { principal } = await authenticateGoogle(req, ctx.identity, { scopes: SCOPES[need], apiKey: true });
   return callerOf(principal);
 }
 

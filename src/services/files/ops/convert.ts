@@ -59,10 +59,15 @@ export function contentText(data: Buffer, mimeType: string): Promise<string | un
   return offLoop.run('contentText', [data, mimeType], !isWorkspaceMime(mimeType) || data.length < IN_PLACE_BYTES);
 }
 
-/** The stored content of a Workspace file created without an upload; undefined for other types. */
-export function emptyWorkspaceContent(mime: string): PreparedUpload | undefined {
-  if (!isWorkspaceMime(mime)) return undefined;
-  return { data: serializeWorkspaceContent(emptyContent(mime)), mimeType: mime, text: '' };
+/**
+ * The stored content of a file created without an upload: an empty document or spreadsheet, or no bytes for a binary
+ * type (Drive creates an empty file: size 0, the MD5 of nothing, downloadable). Undefined for folders and the other
+ * Workspace types, which hold no content.
+ */
+export function emptyFileContent(mime: string): PreparedUpload | undefined {
+  if (isWorkspaceMime(mime)) return { data: serializeWorkspaceContent(emptyContent(mime)), mimeType: mime, text: '' };
+  if (isWorkspace(mime)) return undefined;
+  return { data: Buffer.alloc(0), mimeType: mime, text: undefined };
 }
 
 export const exportTargets = (mime: string): string[] => (isWorkspaceMime(mime) ? [...EXPORT_FORMATS[mime]] : []);

@@ -58,13 +58,13 @@ export function changeRoutes(app: FastifyInstance, svc: FilesService): void {
   };
 
   route(app, 'GET', '/changes/startPageToken', CHANGE_SCHEMAS.startPageToken, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     await subjectsOf(caller, new Query(req));
     return { kind: 'drive#startPageToken', startPageToken: String(await nextChangeId(svc.db)) };
   });
 
   route(app, 'GET', '/changes', CHANGE_SCHEMAS.list, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const q = new Query(req);
     const subjects = await subjectsOf(caller, q);
     const limit = q.int('maxResults', 100, 1, 1000);
@@ -88,7 +88,7 @@ export function changeRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'GET', '/changes/:changeId', CHANGE_SCHEMAS.get, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const q = new Query(req);
     const id = params(req).changeId;
     if (!/^\d{1,15}$/.test(id)) throw notFoundOf('Change', id, 'changeId');
@@ -99,7 +99,7 @@ export function changeRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'POST', '/changes/watch', CHANGE_SCHEMAS.watch, async (req) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'read');
     const q = new Query(req);
     const subjects = await subjectsOf(caller, q);
     return svc.write(caller, (u) =>
@@ -116,7 +116,7 @@ export function changeRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'POST', '/files/:fileId/watch', CHANGE_SCHEMAS.watchFile, async (req) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'read');
     const q = new Query(req);
     return svc.write(caller, async (u) => {
       const { file } = await svc.access(u.tx, caller, params(req).fileId, { supportsAllDrives: q.allDrives });
@@ -133,7 +133,7 @@ export function changeRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'POST', '/channels/stop', CHANGE_SCHEMAS.stopChannel, async (req, reply) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'read');
     const body = objectBody(req);
     const stopped = await svc.write(caller, (u) => svc.channels.stop(u.tx, { service: SERVICE, ownerId: caller.email, id: body.id, resourceId: body.resourceId }));
     if (!stopped) throw notFoundOf('Channel', String(body.id ?? ''), 'id');
@@ -141,7 +141,7 @@ export function changeRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'GET', '/about', CHANGE_SCHEMAS.about, async (req: FastifyRequest) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const owned = (trashed?: boolean) => {
       let q = svc.db
         .selectFrom('files_files')

@@ -9,7 +9,7 @@ import type { FilesService } from '../service.ts';
 import { getComment, getReply, listComments, listReplies, saveComment, saveReply, type CommentRecord, type ReplyRecord } from '../store/comments.ts';
 import type { Caller } from '../users.ts';
 import { callerOf } from './files.ts';
-import { Query, objectBody, params, route } from './http.ts';
+import { Query, nextLink, objectBody, params, route } from './http.ts';
 import { COMMENT_SCHEMAS, MAX_COMMENT } from './schemas/comments.ts';
 
 const escapeHtml = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -25,11 +25,17 @@ function readContent(body: Record<string, unknown>, required: boolean): string |
   return c;
 }
 
-/** A page read with one row beyond `limit`; the last id shown is where the next page starts (ids sort by creation). */
-async function cursorPage<T extends { id: string }>(kind: string, selfLink: string, rows: T[], limit: number, render: (row: T) => Promise<unknown>) {
+/**
+ * A page read with one row beyond `limit`; the last id shown is where the next page starts (ids sort by creation).
+ * `nextLink` is the request repeated with that token, as files.list gives it.
+ */
+async function cursorPage<T extends { id: string }>(kind: string, req: FastifyRequest, selfLink: string, rows: T[], limit: number, render: (row: T) => Promise<unknown>) {
   const page = rows.slice(0, limit);
   const out: Record<string, unknown> = { kind, selfLink, items: await Promise.all(page.map(render)) };
-  if (rows.length > limit) out.nextPageToken = page.at(-1)!.id;
+  if (rows.length > limit) {
+    out.nextPageToken = page.at(-1)!.id;
+    out.nextLink = nextLink(selfLink, req, page.at(-1)!.id);
+  }
   return out;
 }
 
@@ -78,7 +84,7 @@ export function commentRoutes(app: FastifyInstance, svc: FilesService): void {
   };
 
   route(app, 'GET', '/files/:fileId/comments', COMMENT_SCHEMAS.list, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const q = new Query(req);
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: true });
     const limit = q.int('maxResults', 20, 0, 100) || 20;
@@ -88,11 +94,11 @@ export function commentRoutes(app: FastifyInstance, svc: FilesService): void {
     if (updatedMin !== undefined && Number.isNaN(updatedMin)) throw invalidValue('updatedMin');
     const after = q.string('pageToken');
     const rows = await listComments(svc.db, file.id, { includeDeleted, updatedMin, after, limit: limit + 1 });
-    return cursorPage('drive#commentList', `${base()}${API_PATH}/files/${file.id}/comments`, rows, limit, (c) => commentJson(c, caller, file.title, includeDeleted));
+    return cursorPage('drive#commentList', req, `${base()}${API_PATH}/files/${file.id}/comments`, rows, limit, (c) => commentJson(c, caller, file.title, includeDeleted));
   });
 
   route(app, 'GET', '/files/:fileId/comments/:commentId', COMMENT_SCHEMAS.get, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: true });
     const c = await commentOf(svc.db, file.id, req);
     const includeDeleted = new Query(req).bool('includeDeleted', false);
@@ -101,7 +107,7 @@ export function commentRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'POST', '/files/:fileId/comments', COMMENT_SCHEMAS.insert, async (req) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'write');
     const body = objectBody(req);
     const content = readContent(body, true)!;
     if (body.anchor !== undefined && (typeof body.anchor !== 'string' || body.anchor.length > 4096)) throw invalidValue('anchor');
@@ -122,7 +128,7 @@ export function commentRoutes(app: FastifyInstance, svc: FilesService): void {
 
   for (const method of ['PUT', 'PATCH'] as const) {
     route(app, method, '/files/:fileId/comments/:commentId', method === 'PUT' ? COMMENT_SCHEMAS.update : COMMENT_SCHEMAS.patch, async (req) => {
-      const caller = await callerOf(svc, req, true);
+      const caller = await callerOf(svc, req, 'write');
       const body = objectBody(req);
       const content = readContent(body, method === 'PUT');
       if (body.status !== undefined && body.status !== 'open' && body.status !== 'resolved') throw invalidValue('status');
@@ -141,7 +147,7 @@ export function commentRoutes(app: FastifyInstance, svc: FilesService): void {
   }
 
   route(app, 'DELETE', '/files/:fileId/comments/:commentId', COMMENT_SCHEMAS.delete, async (req, reply) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'write');
     await svc.write(caller, async (u) => {
       const { file, role } = await svc.access(u.tx, caller, params(req).fileId, { supportsAllDrives: true });
       const c = await commentOf(u.tx, file.id, req);
@@ -153,17 +159,17 @@ export function commentRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'GET', '/files/:fileId/comments/:commentId/replies', COMMENT_SCHEMAS.listReplies, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const q = new Query(req);
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: true });
     const c = await commentOf(svc.db, file.id, req);
     const limit = q.int('maxResults', 20, 0, 100) || 20;
     const rows = await listReplies(svc.db, [c.id], { includeDeleted: q.bool('includeDeleted', false), after: q.string('pageToken'), limit: limit + 1 });
-    return cursorPage('drive#commentReplyList', `${base()}${API_PATH}/files/${file.id}/comments/${c.id}/replies`, rows, limit, (r) => replyJson(file.id, r, caller));
+    return cursorPage('drive#commentReplyList', req, `${base()}${API_PATH}/files/${file.id}/comments/${c.id}/replies`, rows, limit, (r) => replyJson(file.id, r, caller));
   });
 
   route(app, 'GET', '/files/:fileId/comments/:commentId/replies/:replyId', COMMENT_SCHEMAS.getReply, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: true });
     const c = await commentOf(svc.db, file.id, req);
     const r = await replyOf(svc.db, c.id, req);
@@ -172,7 +178,7 @@ export function commentRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'POST', '/files/:fileId/comments/:commentId/replies', COMMENT_SCHEMAS.insertReply, async (req) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'write');
     const body = objectBody(req);
     const verb = body.verb;
     if (verb !== undefined && verb !== 'resolve' && verb !== 'reopen') throw invalidValue('verb', `Invalid verb: ${String(verb)}`);
@@ -193,7 +199,7 @@ export function commentRoutes(app: FastifyInstance, svc: FilesService): void {
 
   for (const method of ['PUT', 'PATCH'] as const) {
     route(app, method, '/files/:fileId/comments/:commentId/replies/:replyId', method === 'PUT' ? COMMENT_SCHEMAS.updateReply : COMMENT_SCHEMAS.patchReply, async (req) => {
-      const caller = await callerOf(svc, req, true);
+      const caller = await callerOf(svc, req, 'write');
       const content = readContent(objectBody(req), method === 'PUT');
       const r = await svc.write(caller, async (u) => {
         const { file } = await svc.access(u.tx, caller, params(req).fileId, { supportsAllDrives: true });
@@ -211,7 +217,7 @@ export function commentRoutes(app: FastifyInstance, svc: FilesService): void {
   }
 
   route(app, 'DELETE', '/files/:fileId/comments/:commentId/replies/:replyId', COMMENT_SCHEMAS.deleteReply, async (req, reply) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'write');
     await svc.write(caller, async (u) => {
       const { file, role } = await svc.access(u.tx, caller, params(req).fileId, { supportsAllDrives: true });
       const c = await commentOf(u.tx, file.id, req);

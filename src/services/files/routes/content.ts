@@ -58,7 +58,7 @@ export function uploadRoutes(app: FastifyInstance, svc: FilesService): void {
     UPLOAD_SCHEMAS.insert,
     async (req, reply) => {
       const type = uploadType(req);
-      const caller = await callerOf(svc, req, true);
+      const caller = await callerOf(svc, req, 'write');
       if (type === 'resumable') return startResumable(svc, caller, req, reply, undefined);
       const q = new Query(req);
       const { patch, data, mediaMime } = readUpload(svc, req, type);
@@ -78,7 +78,7 @@ export function uploadRoutes(app: FastifyInstance, svc: FilesService): void {
     async (req, reply) => {
       if (new Query(req).string('upload_id')) return resumableChunk(svc, req, reply);
       const type = uploadType(req);
-      const caller = await callerOf(svc, req, true);
+      const caller = await callerOf(svc, req, 'write');
       if (type === 'resumable') return startResumable(svc, caller, req, reply, params(req).fileId);
       const q = new Query(req);
       const { patch, data, mediaMime } = readUpload(svc, req, type);
@@ -131,7 +131,7 @@ async function download(svc: FilesService, req: FastifyRequest, reply: FastifyRe
 
 export function downloadRoutes(app: FastifyInstance, svc: FilesService): void {
   route(app, 'GET', '/files/:fileId/export', FILE_SCHEMAS.export, async (req, reply) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'readContent');
     const q = new Query(req);
     const target = q.required('mimeType');
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: q.allDrives });
@@ -149,7 +149,7 @@ export function downloadRoutes(app: FastifyInstance, svc: FilesService): void {
     const file = await getFile(svc.db, id);
     const open = file ? await roleOf(svc.db, id, ['anyone'], svc.now()) : undefined;
     if (file && open) return download(svc, req, reply, file);
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'readContent');
     const { file: allowed } = await svc.access(svc.db, caller, id, { supportsAllDrives: true });
     return download(svc, req, reply, allowed);
   });
@@ -157,7 +157,7 @@ export function downloadRoutes(app: FastifyInstance, svc: FilesService): void {
 
 /** alt=media on files.get. */
 export async function downloadFile(svc: FilesService, req: FastifyRequest, reply: FastifyReply) {
-  const caller = await callerOf(svc, req, false);
+  const caller = await callerOf(svc, req, 'readContent');
   const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: new Query(req).allDrives });
   return download(svc, req, reply, file);
 }

@@ -106,7 +106,7 @@ export function driveRoutes(app: FastifyInstance, svc: FilesService): void {
   const members = async (u: Unit, id: string) => (await listPermissions(u.tx, [id])).filter((p) => p.type === 'user').map((p) => p.grantee);
 
   route(app, 'POST', '/drives', DRIVE_SCHEMAS.insert, async (req) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'write');
     const q = new Query(req);
     const requestId = q.required('requestId');
     if (requestId.length > 256) throw invalidValue('requestId', 'The requestId is too long.');
@@ -126,13 +126,13 @@ export function driveRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'GET', '/drives/:driveId', DRIVE_SCHEMAS.get, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const { d, role } = await memberOf(svc.db, caller, params(req).driveId);
     return driveJson(svc, caller, d, role);
   });
 
   route(app, 'GET', '/drives', DRIVE_SCHEMAS.list, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const q = new Query(req);
     const limit = q.int('maxResults', 10, 1, 100);
     q.bool('useDomainAdminAccess', false);
@@ -148,7 +148,7 @@ export function driveRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'PUT', '/drives/:driveId', DRIVE_SCHEMAS.update, async (req) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'write');
     const input = readDriveBody(objectBody(req), false);
     const { d, role } = await svc.write(caller, async (u) => {
       const { d, role } = await memberOf(u.tx, caller, params(req).driveId, 'organizer');
@@ -164,7 +164,7 @@ export function driveRoutes(app: FastifyInstance, svc: FilesService): void {
 
   for (const [action, hide] of [['hide', true], ['unhide', false]] as const) {
     route(app, 'POST', `/drives/:driveId/${action}`, DRIVE_SCHEMAS.hide, async (req) => {
-      const caller = await callerOf(svc, req, true);
+      const caller = await callerOf(svc, req, 'write');
       const { d, role } = await svc.write(caller, async (u) => {
         const found = await memberOf(u.tx, caller, params(req).driveId);
         await u.tx.deleteFrom('files_drive_hidden').where('drive_id', '=', found.d.id).where('email', '=', caller.email).execute();
@@ -177,7 +177,7 @@ export function driveRoutes(app: FastifyInstance, svc: FilesService): void {
   }
 
   route(app, 'DELETE', '/drives/:driveId', DRIVE_SCHEMAS.delete, async (req, reply) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'write');
     await svc.write(caller, async (u) => {
       const { d } = await memberOf(u.tx, caller, params(req).driveId, 'organizer');
       const items = await u.tx.selectFrom('files_files').select('id').where('drive_id', '=', d.id).where('id', '<>', d.id).where('trashed', '=', 0).executeTakeFirst();

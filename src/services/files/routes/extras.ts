@@ -33,14 +33,14 @@ export function extraRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'GET', '/apps', APP_SCHEMAS.list, async (req) => {
-    await callerOf(svc, req, false);
+    await callerOf(svc, req, 'read');
     const q = new Query(req);
     const items = filterApps(q.list('appFilterExtensions'), q.list('appFilterMimeTypes'));
     return { kind: 'drive#appList', selfLink: `${svc.ctx.baseUrl}${API_PATH}/apps`, defaultAppIds: [], items: items.map(appJson) };
   });
 
   route(app, 'GET', '/apps/:appId', APP_SCHEMAS.get, async (req) => {
-    await callerOf(svc, req, false);
+    await callerOf(svc, req, 'read');
     const found = APPS.find((a) => a.id === params(req).appId);
     if (!found) throw notFoundOf('App', params(req).appId, 'appId');
     return appJson(found);
@@ -56,7 +56,7 @@ export function extraRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'GET', '/files/:fileId/listLabels', LABEL_SCHEMAS.list, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const q = new Query(req);
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: true });
     const limit = q.int('maxResults', 100, 1, 100);
@@ -70,7 +70,7 @@ export function extraRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'POST', '/files/:fileId/modifyLabels', LABEL_SCHEMAS.modify, async (req) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'writeMetadata');
     const mods = readModifications(objectBody(req));
     const modified = await svc.write(caller, async (u) => {
       const { file } = await svc.access(u.tx, caller, params(req).fileId, { need: 'writer', supportsAllDrives: true });

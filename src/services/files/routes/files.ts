@@ -5,12 +5,12 @@ import { downloadFile } from './content.ts';
 import { decodePageToken, encodePageToken } from '../../../core/google/index.ts';
 import { readFilePatch, type FilePatch } from '../domain/file-input.ts';
 import { newFileId } from '../domain/ids.ts';
-import { isFolder } from '../domain/mime.ts';
+import { DEFAULT_BINARY, isFolder } from '../domain/mime.ts';
 import { parseOrderBy } from '../domain/order-by.ts';
 import { DriveQueryError, parseDriveQuery, type QueryNode } from '../domain/query/index.ts';
 import { atLeast } from '../domain/roles.ts';
 import { badRequest, insufficientPermissions, invalidValue } from '../errors.ts';
-import { emptyWorkspaceContent, type PreparedUpload } from '../ops/convert.ts';
+import { emptyFileContent, type PreparedUpload } from '../ops/convert.ts';
 import { createFile, MODIFIED_DATE_BEHAVIORS, updateFile, type NewContent, type UpdateOptions } from '../ops/files.ts';
 import { checkTrashable, copyFile, deleteTree, emptyTrash, setTrashed, touchFile } from '../ops/lifecycle.ts';
 import { etagOf } from '../domain/etag.ts';
@@ -18,7 +18,7 @@ import { API_PATH } from '../resources.ts';
 import type { FilesService } from '../service.ts';
 import { getFile } from '../store/files.ts';
 import { listQuery, listRows, type ListRequest } from '../store/list.ts';
-import { authenticate, type Caller } from '../users.ts';
+import { authenticate, type Caller, type ScopeNeed } from '../users.ts';
 import { Query, header, nextLink, params, route } from './http.ts';
 import { FILE_SCHEMAS } from './schemas/files.ts';
 import { renderFile, renderFiles } from './render.ts';
@@ -49,15 +49,15 @@ export function parseQuery(text: string): QueryNode {
 }
 
 /** The caller, authenticated, with their My Drive root in place. */
-export async function callerOf(svc: FilesService, req: FastifyRequest, write: boolean): Promise<Caller> {
-  const caller = await authenticate(req, svc.ctx, write);
+export async function callerOf(svc: FilesService, req: FastifyRequest, need: ScopeNeed): Promise<Caller> {
+  const caller = await authenticate(req, svc.ctx, need);
   await svc.ensureRoot(caller);
   return caller;
 }
 
 /** Inserts a file from metadata and optional prepared content (shared by the JSON and upload routes). */
 export async function insertWith(svc: FilesService, caller: Caller, q: Query, patch: FilePatch, content?: PreparedUpload) {
-  const bytes = content ?? (patch.mimeType ? emptyWorkspaceContent(patch.mimeType) : undefined);
+  const bytes = content ?? emptyFileContent(patch.mimeType ?? DEFAULT_BINARY);
   const options = { supportsAllDrives: q.allDrives, pinned: q.bool('pinned', false) };
   const run = (c?: NewContent) => svc.write(caller, (u) => createFile(u, patch, c, options));
   const file = bytes ? await svc.blobs.withContent(bytes.data, (blob) => run({ blob, mimeType: bytes.mimeType, text: bytes.text })) : await run();
@@ -81,7 +81,7 @@ export function fileRoutes(app: FastifyInstance, svc: FilesService): void {
   route(app, 'GET', '/files/:fileId', FILE_SCHEMAS.get, async (req, reply) => {
     const q = new Query(req);
     if (req.google?.alt === 'media') return downloadFile(svc, req, reply);
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const { file, role } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: q.allDrives });
     if (header(req, 'if-none-match') === etagOf(file.id, file.version)) return reply.code(304).send();
     if (q.bool('updateViewedDate', false)) {
@@ -93,20 +93,20 @@ export function fileRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'POST', '/files', FILE_SCHEMAS.insert, async (req) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'write');
     const q = new Query(req);
     return insertWith(svc, caller, q, readFilePatch(req.body));
   });
 
   for (const method of ['PUT', 'PATCH'] as const) {
     route(app, method, '/files/:fileId', FILE_SCHEMAS.update, async (req) => {
-      const caller = await callerOf(svc, req, true);
+      const caller = await callerOf(svc, req, 'writeMetadata');
       return updateWith(svc, caller, req, readFilePatch(req.body));
     });
   }
 
   route(app, 'DELETE', '/files/trash', FILE_SCHEMAS.emptyTrash, async (req, reply) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'write');
     const q = new Query(req);
     const driveId = q.string('driveId');
     await svc.write(caller, async (u) => {
@@ -117,7 +117,7 @@ export function fileRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'DELETE', '/files/:fileId', FILE_SCHEMAS.delete, async (req, reply) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'write');
     const q = new Query(req);
     await svc.write(caller, async (u) => {
       const { file, role } = await svc.access(u.tx, caller, params(req).fileId, { supportsAllDrives: q.allDrives, ifMatch: header(req, 'if-match') });
@@ -129,7 +129,7 @@ export function fileRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'POST', '/files/:fileId/copy', FILE_SCHEMAS.copy, async (req) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'write');
     const q = new Query(req);
     const patch = readFilePatch(req.body);
     const file = await svc.write(caller, async (u) => {
@@ -143,7 +143,7 @@ export function fileRoutes(app: FastifyInstance, svc: FilesService): void {
 
   for (const [action, trashed] of [['trash', true], ['untrash', false]] as const) {
     route(app, 'POST', `/files/:fileId/${action}`, FILE_SCHEMAS.trash, async (req) => {
-      const caller = await callerOf(svc, req, true);
+      const caller = await callerOf(svc, req, 'write');
       const q = new Query(req);
       const file = await svc.write(caller, async (u) => {
         const { file, role } = await svc.access(u.tx, caller, params(req).fileId, { supportsAllDrives: q.allDrives, ifMatch: header(req, 'if-match') });
@@ -156,7 +156,7 @@ export function fileRoutes(app: FastifyInstance, svc: FilesService): void {
   }
 
   route(app, 'POST', '/files/:fileId/touch', FILE_SCHEMAS.touch, async (req) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'writeMetadata');
     const q = new Query(req);
     const file = await svc.write(caller, async (u) => {
       const { file } = await svc.access(u.tx, caller, params(req).fileId, { need: 'writer', supportsAllDrives: q.allDrives });
@@ -166,7 +166,7 @@ export function fileRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'GET', '/files/generateIds', FILE_SCHEMAS.generateIds, async (req) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'write');
     const q = new Query(req);
     const count = q.int('maxResults', 10, 1, 1000);
     const space = q.oneOf('space', ['drive', 'appDataFolder'] as const, 'drive');
@@ -178,7 +178,7 @@ export function fileRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'GET', '/files', FILE_SCHEMAS.list, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const q = new Query(req);
     return listFiles(svc, caller, q, req);
   });

@@ -41,7 +41,7 @@ export function folderRoutes(app: FastifyInstance, svc: FilesService): void {
   const base = () => svc.ctx.baseUrl;
 
   route(app, 'GET', '/files/:folderId/children', FOLDER_SCHEMAS.listChildren, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const q = new Query(req);
     const { file: folder } = await svc.access(svc.db, caller, params(req).folderId, { supportsAllDrives: q.allDrives });
     const limit = q.int('maxResults', 100, 0, 1000) || 100;
@@ -67,7 +67,7 @@ export function folderRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'GET', '/files/:folderId/children/:childId', FOLDER_SCHEMAS.getChild, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const { folderId, childId } = params(req);
     const { file: folder } = await svc.access(svc.db, caller, folderId, { supportsAllDrives: true });
     const { file: child } = await svc.access(svc.db, caller, childId, { supportsAllDrives: true });
@@ -76,7 +76,7 @@ export function folderRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'POST', '/files/:folderId/children', FOLDER_SCHEMAS.insertChild, async (req) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'write');
     const childId = referenceId(req);
     const folderId = svc.resolveId(caller, params(req).folderId);
     await relink(svc, caller, req, childId, folderId, true);
@@ -84,20 +84,20 @@ export function folderRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'DELETE', '/files/:folderId/children/:childId', FOLDER_SCHEMAS.deleteChild, async (req, reply) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'write');
     await relink(svc, caller, req, params(req).childId, svc.resolveId(caller, params(req).folderId), false);
     return reply.code(204).send();
   });
 
   route(app, 'GET', '/files/:fileId/parents', FOLDER_SCHEMAS.listParents, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: new Query(req).allDrives });
     const parents = (await parentsOf(svc.db, [file.id])).get(file.id) ?? [];
     return { kind: 'drive#parentList', selfLink: `${base()}${API_PATH}/files/${file.id}/parents`, items: parents.map((p) => parentJson(base(), file.id, p, caller.rootId)) };
   });
 
   route(app, 'GET', '/files/:fileId/parents/:parentId', FOLDER_SCHEMAS.getParent, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: new Query(req).allDrives });
     const parentId = svc.resolveId(caller, params(req).parentId);
     if (!((await parentsOf(svc.db, [file.id])).get(file.id) ?? []).includes(parentId)) throw notFoundOf('Parent', params(req).parentId, 'parentId');
@@ -105,14 +105,14 @@ export function folderRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'POST', '/files/:fileId/parents', FOLDER_SCHEMAS.insertParent, async (req) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'write');
     const parentId = svc.resolveId(caller, referenceId(req));
     await relink(svc, caller, req, params(req).fileId, parentId, true);
     return parentJson(base(), svc.resolveId(caller, params(req).fileId), parentId, caller.rootId);
   });
 
   route(app, 'DELETE', '/files/:fileId/parents/:parentId', FOLDER_SCHEMAS.deleteParent, async (req, reply) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'write');
     await relink(svc, caller, req, params(req).fileId, svc.resolveId(caller, params(req).parentId), false);
     return reply.code(204).send();
   });

@@ -33,7 +33,7 @@ export function permissionRoutes(app: FastifyInstance, svc: FilesService): void 
   const notFound = (id: string) => notFoundOf('Permission', id, 'permissionId');
 
   route(app, 'GET', '/files/:fileId/permissions', PERMISSION_SCHEMAS.list, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const q = new Query(req);
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: q.allDrives });
     const limit = q.int('maxResults', 100, 1, 100);
@@ -43,7 +43,7 @@ export function permissionRoutes(app: FastifyInstance, svc: FilesService): void 
   });
 
   route(app, 'GET', '/files/:fileId/permissions/:permissionId', PERMISSION_SCHEMAS.get, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: new Query(req).allDrives });
     const p = await getPermission(svc.db, file.id, params(req).permissionId);
     if (!p) throw notFound(params(req).permissionId);
@@ -51,7 +51,7 @@ export function permissionRoutes(app: FastifyInstance, svc: FilesService): void 
   });
 
   route(app, 'POST', '/files/:fileId/permissions', PERMISSION_SCHEMAS.insert, async (req) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'write');
     const q = new Query(req);
     const body = objectBody(req);
     const notify = q.bool('sendNotificationEmails', true);
@@ -106,7 +106,7 @@ export function permissionRoutes(app: FastifyInstance, svc: FilesService): void 
 
   for (const method of ['PUT', 'PATCH'] as const) {
     route(app, method, '/files/:fileId/permissions/:permissionId', PERMISSION_SCHEMAS.update, async (req) => {
-      const caller = await callerOf(svc, req, true);
+      const caller = await callerOf(svc, req, 'write');
       const q = new Query(req);
       const body = objectBody(req);
       const transfer = q.bool('transferOwnership', false);
@@ -141,7 +141,7 @@ export function permissionRoutes(app: FastifyInstance, svc: FilesService): void 
   }
 
   route(app, 'DELETE', '/files/:fileId/permissions/:permissionId', PERMISSION_SCHEMAS.delete, async (req, reply) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'write');
     const q = new Query(req);
     await svc.write(caller, async (u) => {
       const { file, role } = await svc.access(u.tx, caller, params(req).fileId, { supportsAllDrives: q.allDrives });
@@ -157,7 +157,7 @@ export function permissionRoutes(app: FastifyInstance, svc: FilesService): void 
   });
 
   route(app, 'GET', '/permissionIds/:email', PERMISSION_SCHEMAS.getIdForEmail, async (req) => {
-    await callerOf(svc, req, false);
+    await callerOf(svc, req, 'read');
     const email = params(req).email.trim().toLowerCase();
     if (!isEmail(email)) throw invalidValue('email', `Invalid e-mail address: ${params(req).email}`);
     return { kind: 'drive#permissionId', id: permissionIdForEmail(email) };

@@ -14,14 +14,14 @@ export function propertyRoutes(app: FastifyInstance, svc: FilesService): void {
   const keyOf = (req: FastifyRequest) => checkKey(params(req).propertyKey, 'propertyKey');
 
   route(app, 'GET', '/files/:fileId/properties', PROPERTY_SCHEMAS.list, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: true });
     const items = await listProperties(svc.db, [file.id]);
     return { kind: 'drive#propertyList', selfLink: `${svc.ctx.baseUrl}${API_PATH}/files/${file.id}/properties`, items: items.map((p) => propertyJson(svc.ctx.baseUrl, p)) };
   });
 
   route(app, 'GET', '/files/:fileId/properties/:propertyKey', PROPERTY_SCHEMAS.get, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: true });
     const p = await getProperty(svc.db, file.id, keyOf(req), readVisibility(new Query(req).string('visibility')));
     if (!p) throw notFound(params(req).propertyKey);
@@ -29,7 +29,7 @@ export function propertyRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'POST', '/files/:fileId/properties', PROPERTY_SCHEMAS.insert, async (req) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'writeMetadata');
     const input = readPropertyInput(objectBody(req), 'resource', true);
     const saved = await svc.write(caller, async (u) => {
       const { file } = await svc.access(u.tx, caller, params(req).fileId, { need: 'writer', supportsAllDrives: true });
@@ -45,7 +45,7 @@ export function propertyRoutes(app: FastifyInstance, svc: FilesService): void {
 
   for (const method of ['PUT', 'PATCH'] as const) {
     route(app, method, '/files/:fileId/properties/:propertyKey', PROPERTY_SCHEMAS.update, async (req) => {
-      const caller = await callerOf(svc, req, true);
+      const caller = await callerOf(svc, req, 'writeMetadata');
       const key = keyOf(req);
       const body = objectBody(req);
       if (body.key !== undefined && body.key !== key) throw invalidValue('key', 'The key of a property cannot be changed.');
@@ -67,7 +67,7 @@ export function propertyRoutes(app: FastifyInstance, svc: FilesService): void {
   }
 
   route(app, 'DELETE', '/files/:fileId/properties/:propertyKey', PROPERTY_SCHEMAS.delete, async (req, reply) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'writeMetadata');
     const key = keyOf(req);
     const visibility = readVisibility(new Query(req).string('visibility'));
     await svc.write(caller, async (u) => {

@@ -23,7 +23,7 @@ export function revisionRoutes(app: FastifyInstance, svc: FilesService): void {
   const resolveRevision = (id: string, head: string | null) => (id === 'head' && head ? head : id);
 
   route(app, 'GET', '/files/:fileId/revisions', REVISION_SCHEMAS.list, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const q = new Query(req);
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: true });
     const limit = q.int('maxResults', 200, 1, 1000);
@@ -33,7 +33,7 @@ export function revisionRoutes(app: FastifyInstance, svc: FilesService): void {
   });
 
   route(app, 'GET', '/files/:fileId/revisions/:revisionId', REVISION_SCHEMAS.get, async (req) => {
-    const caller = await callerOf(svc, req, false);
+    const caller = await callerOf(svc, req, 'read');
     const { file } = await svc.access(svc.db, caller, params(req).fileId, { supportsAllDrives: true });
     const r = await getRevision(svc.db, file.id, resolveRevision(params(req).revisionId, file.headRevisionId));
     if (!r) throw notFound(params(req).revisionId);
@@ -42,7 +42,7 @@ export function revisionRoutes(app: FastifyInstance, svc: FilesService): void {
 
   for (const method of ['PUT', 'PATCH'] as const) {
     route(app, method, '/files/:fileId/revisions/:revisionId', REVISION_SCHEMAS.update, async (req) => {
-      const caller = await callerOf(svc, req, true);
+      const caller = await callerOf(svc, req, 'write');
       const body = objectBody(req);
       for (const field of ['pinned', 'published', 'publishAuto', 'publishedOutsideDomain']) {
         if (body[field] !== undefined && typeof body[field] !== 'boolean') throw invalidValue(field, `Invalid value for ${field}: expected a boolean.`);
@@ -65,7 +65,7 @@ export function revisionRoutes(app: FastifyInstance, svc: FilesService): void {
   }
 
   route(app, 'DELETE', '/files/:fileId/revisions/:revisionId', REVISION_SCHEMAS.delete, async (req, reply) => {
-    const caller = await callerOf(svc, req, true);
+    const caller = await callerOf(svc, req, 'write');
     await svc.write(caller, async (u) => {
       const { file } = await svc.access(u.tx, caller, params(req).fileId, { need: 'writer', supportsAllDrives: true });
       if (isWorkspace(file.mimeType)) throw forbidden('Revisions of Docs Editors files cannot be deleted.', 'revisionDeletionNotSupported');
