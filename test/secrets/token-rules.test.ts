@@ -37,7 +37,7 @@ describe('token creation rules', () => {
     assert.deepEqual(plan({}).entry.policies, ['default', 'dev']);
     assert.deepEqual(plan({ policies: 'Dev' }).entry.policies, ['default', 'dev']);
     assert.deepEqual(plan({ policies: ['dev'], no_default_policy: true }).entry.policies, ['dev']);
-    assert.deepEqual(plan({ policies: 'b, a' }, { parent: root, isSudo: true }).entry.policies, ['a', 'b', 'default']);
+    assert.deepEqual(plan({ policies: ['b', 'A'] }, { parent: root, isSudo: true }).entry.policies, ['a', 'b', 'default']);
     assert.deepEqual(plan({ policies: ['root', 'x'] }, { parent: root, isSudo: true }).entry.policies, ['root']);
   });
 

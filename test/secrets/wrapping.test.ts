@@ -49,5 +49,32 @@ for (const database of DATABASES) {
       assert.equal(negative.status, 400);
       assert.equal((await v('sys/wrapping/wrap', { body: {} })).status, 400);
     });
+
+    it('answers 403 for a wrapping token it cannot read, 400 for one it does not know', async () => {
+      for (const path of ['sys/wrapping/lookup', 'sys/wrapping/unwrap', 'sys/wrapping/rewrap']) {
+        const cases: [Record<string, unknown>, number, string][] = [
+          [{ token: 5 }, 403, 'error validating wrapping token: could not decode token in request body'],
+          [{ token: '' }, 403, 'error validating wrapping token: empty token in request body'],
+          [{}, 403, 'error validating wrapping token: token is empty'],
+          [{ token: 'hvs.unknown' }, 400, 'wrapping token is not valid or does not exist'],
+        ];
+        for (const [body, status, message] of cases) {
+          const res = await v(path, { method: 'POST', body, token: null });
+          assert.deepEqual([res.status, res.body], [status, { errors: [message] }], `${path} ${JSON.stringify(body)}`);
+        }
+      }
+    });
+
+    it('writes creation_time as Go does: trailing fractional zeros dropped, none on a whole second', async () => {
+      await call(`${t.adminUrl}/clock`, { body: { set: '2030-01-01T00:00:00.120Z' } });
+      const res = await v('sys/wrapping/wrap', { body: { a: 'b' } });
+      assert.equal(res.body.wrap_info.creation_time, '2030-01-01T00:00:00.12Z');
+      const lookup = await v('sys/wrapping/lookup', { body: { token: res.body.wrap_info.token }, token: null });
+      assert.deepEqual(lookup.body.data, { creation_path: 'sys/wrapping/wrap', creation_time: '2030-01-01T00:00:00.12Z', creation_ttl: 300 });
+      await call(`${t.adminUrl}/clock`, { body: { set: '2030-01-01T00:00:01Z' } });
+      const rewrapped = await v('sys/wrapping/rewrap', { body: { token: res.body.wrap_info.token }, token: null });
+      assert.equal(rewrapped.body.wrap_info.creation_time, '2030-01-01T00:00:01Z');
+      assert.equal(rewrapped.body.wrap_info.creation_path, 'sys/wrapping/wrap');
+    });
   });
 }

@@ -87,3 +87,6 @@ export function formatDuration(seconds: number): string {
   if (m) return `${m}m${s}s`;
   return `${s}s`;
 }
+
+/** Formats a millisecond time as Go's RFC3339Nano in UTC: trailing fractional zeros dropped, no fraction at all on a whole second. */
+export const formatGoTime = (ms: number): string => new Date(ms).toISOString().replace(/\.?0*Z$/, 'Z');

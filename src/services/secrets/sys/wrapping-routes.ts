@@ -1,10 +1,22 @@
 // sys/wrapping/wrap, lookup, unwrap and rewrap.
-import { badRequest, type LogicalRequest } from '../contract.ts';
+import { badRequest, SecretsError, type LogicalRequest } from '../contract.ts';
 import type { CoreRoute } from './route.ts';
 import { DEFAULT_WRAP_TTL, wrapTtlOf, type Wrapping } from './wrapping.ts';
 
+/** Vault refuses a wrapping token it cannot even read with 403 and this prefix, before looking it up. */
+const unreadable = (why: string) => new SecretsError(403, `error validating wrapping token: ${why}`);
+
 /** The wrapping token from the body, or the one presented as the client token. */
-const tokenOf = (req: LogicalRequest): unknown => req.data.token ?? req.clientToken;
+function tokenOf(req: LogicalRequest): string {
+  const fromBody = req.data.token;
+  if (fromBody !== undefined && fromBody !== null) {
+    if (typeof fromBody !== 'string') throw unreadable('could not decode token in request body');
+    if (fromBody === '') throw unreadable('empty token in request body');
+    return fromBody;
+  }
+  if (!req.clientToken) throw unreadable('token is empty');
+  return req.clientToken;
+}
 
 export function wrappingRoutes(wrapping: Wrapping): CoreRoute[] {
   return [

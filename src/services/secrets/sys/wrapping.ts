@@ -3,7 +3,7 @@
 // Wrapped responses live in the root namespace's system storage under a keyed hash of the token.
 import { createHmac, randomBytes } from 'node:crypto';
 import { badRequest, type LogicalResponse, type Namespace, type WrapInfo } from '../contract.ts';
-import { parseDurationSeconds } from '../http/fields.ts';
+import { formatGoTime, parseDurationSeconds } from '../http/fields.ts';
 import { ROOT_NAMESPACE } from '../namespaces/registry.ts';
 import type { StoreCore } from './core.ts';
 
@@ -55,7 +55,7 @@ export class Wrapping {
       token,
       accessor,
       ttl,
-      creation_time: new Date(now).toISOString(),
+      creation_time: formatGoTime(now),
       creation_path: path,
       ...(response.auth ? { wrapped_accessor: response.auth.accessor } : {}),
     };
@@ -76,7 +76,7 @@ export class Wrapping {
   async lookup(token: unknown): Promise<LogicalResponse> {
     const { stored } = await this.#find(token);
     return {
-      data: { creation_path: stored.creation_path, creation_time: new Date(stored.creation_time).toISOString(), creation_ttl: stored.ttl },
+      data: { creation_path: stored.creation_path, creation_time: formatGoTime(stored.creation_time), creation_ttl: stored.ttl },
     };
   }
 

@@ -3,7 +3,8 @@
 import { wildcardMatch } from '../../../core/wildcard.ts';
 import { badRequest } from '../contract.ts';
 import { sanitizePolicyNames } from '../policy/policy.ts';
-import { boolField, durationField, intField, stringField, stringListField, stringMapField } from '../auth/fields.ts';
+import { stringField } from '../auth/fields.ts';
+import { durationSecondsOf, weakBool, weakInt, weakString, weakStringList, weakStringMap } from './create-fields.ts';
 import type { TokenEntry } from './entry.ts';
 import { calculateTtl, type TtlLimits } from './ttl.ts';
 import type { TokenRole } from './role.ts';
@@ -21,22 +22,30 @@ export interface CreateTokenRequest {
   numUses: number;
   period?: number;
   type?: string;
+  entityAlias?: string;
+}
+
+/** Seconds of a duration field; undefined when absent or empty. */
+function durationOf(data: Record<string, unknown>, name: string): number | undefined {
+  const text = weakString(data[name], name);
+  return text === '' ? undefined : durationSecondsOf(text);
 }
 
 export function decodeCreateRequest(data: Record<string, unknown>): CreateTokenRequest {
   return {
     id: stringField(data, 'id') || undefined,
-    policies: stringListField(data, 'policies'),
-    meta: stringMapField(data, 'meta'),
-    noParent: boolField(data, 'no_parent') ?? false,
-    noDefaultPolicy: boolField(data, 'no_default_policy') ?? false,
-    renewable: boolField(data, 'renewable'),
-    ttl: durationField(data, 'ttl') ?? durationField(data, 'lease'),
-    explicitMaxTtl: durationField(data, 'explicit_max_ttl'),
+    policies: weakStringList(data.policies, 'policies'),
+    meta: weakStringMap(data.meta, 'meta'),
+    noParent: weakBool(data.no_parent, 'no_parent') ?? false,
+    noDefaultPolicy: weakBool(data.no_default_policy, 'no_default_policy') ?? false,
+    renewable: weakBool(data.renewable, 'renewable'),
+    ttl: durationOf(data, 'ttl') ?? durationOf(data, 'lease'),
+    explicitMaxTtl: durationOf(data, 'explicit_max_ttl'),
     displayName: stringField(data, 'display_name'),
-    numUses: intField(data, 'num_uses') ?? 0,
-    period: durationField(data, 'period'),
+    numUses: weakInt(data.num_uses, 'num_uses'),
+    period: durationOf(data, 'period'),
     type: stringField(data, 'type'),
+    entityAlias: weakString(data.entity_alias, 'entity_alias') || undefined,
   };
 }
 
@@ -62,7 +71,11 @@ export interface CreatePlan {
   warnings: string[];
 }
 
-const sanitizeDisplayName = (name: string) => `token-${name}`.replace(/[^a-zA-Z0-9-]/g, '-').replace(/-+$/, '');
+// one trailing hyphen goes, as in Vault: `a--` becomes `token-a-`
+const sanitizeDisplayName = (name: string) => `token-${name}`.replace(/[^a-zA-Z0-9-]/g, '-').replace(/-$/, '');
+
+/** Policies Vault keeps for its own tokens. */
+const NON_ASSIGNABLE_POLICIES = ['response-wrapping', 'control-group'];
 
 export function planTokenCreate(req: CreateTokenRequest, ctx: CreateContext): CreatePlan {
   const { parent, isSudo, role } = ctx;
@@ -75,10 +88,18 @@ export function planTokenCreate(req: CreateTokenRequest, ctx: CreateContext): Cr
     if (set) throw badRequest(`batch tokens cannot have "${set}" set`);
   }
   if (req.numUses < 0) throw badRequest('number of uses cannot be negative');
+  if (req.entityAlias !== undefined) {
+    if (!role) throw badRequest("'entity_alias' is only allowed in combination with token role");
+    // roles here carry no allowed entity aliases, so no alias can match
+    throw badRequest("invalid 'entity_alias' value");
+  }
   let renewable = type === 'batch' ? false : (req.renewable ?? true);
   let path = `auth/token/${ctx.relativePath}`;
+  let numUses = req.numUses;
   if (role) {
     if (!role.renewable) renewable = false;
+    // the role's use count is a ceiling (0 = unlimited on either side)
+    if (role.numUses > 0 && (numUses === 0 || role.numUses < numUses)) numUses = role.numUses;
     if (role.pathSuffix) path = `${path}/${role.pathSuffix}`;
   }
   if (req.id !== undefined) {
@@ -93,6 +114,8 @@ export function planTokenCreate(req: CreateTokenRequest, ctx: CreateContext): Cr
     if (req.policies?.some((p) => p.trim().toLowerCase() === 'root')) throw badRequest('root tokens may not be created from a parent namespace');
   }
   const policies = choosePolicies(req, ctx);
+  const reserved = policies.find((p) => NON_ASSIGNABLE_POLICIES.includes(p));
+  if (reserved) throw badRequest(`cannot assign policy ${JSON.stringify(reserved)}`);
   if (policies.includes('root') && !parent.policies.includes('root')) {
     throw badRequest('root tokens may not be created without parent token being root');
   }
@@ -149,7 +172,7 @@ export function planTokenCreate(req: CreateTokenRequest, ctx: CreateContext): Cr
       policies,
       meta: req.meta && Object.keys(req.meta).length > 0 ? req.meta : null,
       displayName: req.displayName ? sanitizeDisplayName(req.displayName) : 'token',
-      numUses: req.numUses,
+      numUses,
       creationTime: ctx.now,
       creationTtl: ttl,
       expireTime: ttl === 0 ? null : ctx.now + ttl * 1000,
@@ -190,7 +213,7 @@ function choosePolicies(req: CreateTokenRequest, ctx: CreateContext): string[] {
   const allowedGlob = role?.allowedPoliciesGlob ?? [];
   const disallowedGlob = role?.disallowedPoliciesGlob ?? [];
   if (role && (role.allowedPolicies.length || role.disallowedPolicies.length || allowedGlob.length || disallowedGlob.length)) {
-    const roleDefault = !req.noDefaultPolicy && !role.disallowedPolicies.includes('default');
+    const roleDefault = !req.noDefaultPolicy && !role.noDefaultPolicy && !role.disallowedPolicies.includes('default') && !disallowedGlob.some((g) => globMatches(g, 'default'));
     const withDefault = (list: string[]) => (roleDefault ? sanitizePolicyNames([...list, 'default']) : sanitizePolicyNames(list));
     chosen = requested ? withDefault(requested) : [];
     if (role.allowedPolicies.length > 0 || allowedGlob.length > 0) {

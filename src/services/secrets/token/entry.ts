@@ -2,6 +2,7 @@
 // the lookup data and the `auth` block of logins and token creation.
 import { randomBytes } from 'node:crypto';
 import type { AuthBlock } from '../contract.ts';
+import { formatGoTime } from '../http/fields.ts';
 
 export interface TokenEntry {
   /** Salted hash of the token: the storage key. The clear token is never stored. */
@@ -76,7 +77,6 @@ export const remainingTtl = (e: TokenEntry, now: number): number => (e.expireTim
 export const isExpired = (e: TokenEntry, now: number): boolean => e.expireTime !== null && e.expireTime <= now;
 
 const unix = (ms: number) => Math.floor(ms / 1000);
-const rfc3339 = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 /** Data of lookup, lookup-self and lookup-accessor (`id` is `` when looked up by accessor). */
 export function lookupData(e: TokenEntry, id: string, now: number, namespacePath: string): Record<string, unknown> {
@@ -86,10 +86,10 @@ export function lookupData(e: TokenEntry, id: string, now: number, namespacePath
     creation_ttl: e.creationTtl,
     display_name: e.displayName,
     entity_id: e.entityId,
-    expire_time: e.expireTime === null ? null : rfc3339(e.expireTime),
+    expire_time: e.expireTime === null ? null : formatGoTime(e.expireTime),
     explicit_max_ttl: e.explicitMaxTtl,
     id,
-    issue_time: rfc3339(e.creationTime),
+    issue_time: formatGoTime(e.creationTime),
     meta: e.meta,
     num_uses: Math.max(0, e.numUses),
     orphan: e.parentHash === null,
