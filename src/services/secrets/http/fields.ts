@@ -90,3 +90,15 @@ export function formatDuration(seconds: number): string {
 
 /** Formats a millisecond time as Go's RFC3339Nano in UTC: trailing fractional zeros dropped, no fraction at all on a whole second. */
 export const formatGoTime = (ms: number): string => new Date(ms).toISOString().replace(/\.?0*Z$/, 'Z');
+
+/**
+ * A scalar as Vault's weak decoding turns it into a string (numbers in decimal form, booleans as "1" and "0", null as
+ * ""), or undefined for a list or a map, which cannot be one.
+ */
+export function weakText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  if (value === null) return '';
+  return undefined;
+}

@@ -1,17 +1,9 @@
 // KV v2 custom_metadata: decoding the request's map to strings and Vault's limits on keys and values.
 import { badRequest } from '../contract.ts';
+import { weakText } from '../http/fields.ts';
 import { setOwn } from './v2-rules.ts';
 
 const CUSTOM_METADATA_ERROR = 'custom_metadata validation failed';
-
-/** A JSON value as Vault's weak decoding turns it into a string, or undefined when it cannot be one. */
-function weakString(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'boolean') return value ? '1' : '0';
-  if (value === null) return '';
-  return undefined;
-}
 
 /**
  * Decodes custom_metadata as Vault's engine does: a map whose values are weakly decoded to strings (numbers in decimal
@@ -22,7 +14,7 @@ export function decodeCustomMetadata(value: unknown, patch: boolean): Record<str
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badRequest('invalid map for custom_metadata');
   const out: Record<string, string | null> = {};
   for (const [k, v] of Object.entries(value)) {
-    const decoded = patch && v === null ? null : weakString(v);
+    const decoded = patch && v === null ? null : weakText(v);
     if (decoded === undefined) throw badRequest(`${CUSTOM_METADATA_ERROR}: value for key ${JSON.stringify(k)} is not a string, a number or a boolean`);
     setOwn(out, k, decoded);
   }

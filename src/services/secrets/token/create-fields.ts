@@ -2,6 +2,7 @@
 // map (numbers and booleans become text), then durations parsed from that text. Its error texts are Vault's, so a
 // client matching them sees the same strings.
 import { badRequest } from '../contract.ts';
+import { weakText } from '../http/fields.ts';
 
 const decodeError = (point: string) => badRequest(`Error decoding request: 1 error(s) decoding:\n\n* ${point}`);
 
@@ -11,10 +12,8 @@ const goType = (v: unknown): string => (Array.isArray(v) ? '[]interface {}' : 'm
 
 /** A scalar as text: booleans become `1`/`0`, absent and null become ``. */
 export function weakString(value: unknown, name: string): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'boolean') return value ? '1' : '0';
+  const text = value === undefined ? '' : weakText(value);
+  if (text !== undefined) return text;
   throw decodeError(`'${name}' expected type 'string', got unconvertible type '${goType(value)}'`);
 }
 
