@@ -18,6 +18,13 @@ export function decodePageToken<T>(token: string, queryKey: string): T {
   throw invalidArgument('Invalid page token.', 'pageToken');
 }
 
+/** One page of a list held whole in memory: `size` items from the offset `pageToken` holds, and a token for the rest. */
+export function offsetPageOf<T>(all: T[], pageToken: string | undefined, size: number, queryKey: string): { items: T[]; nextPageToken?: string } {
+  const offset = pageToken !== undefined ? decodePageToken<number>(pageToken, queryKey) : 0;
+  const items = all.slice(offset, offset + size);
+  return offset + size < all.length ? { items, nextPageToken: encodePageToken(offset + size, queryKey) } : { items };
+}
+
 function digest(text: string): string {
   return createHash('sha256').update(text).digest('base64url').slice(0, 16);
 }

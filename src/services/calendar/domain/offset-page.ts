@@ -1,13 +1,10 @@
 // One page of a short list held whole in memory (calendar list, ACL, settings), addressed by offset; the page token is
 // bound to the query that made it.
-import { decodePageToken, encodePageToken } from '../../../core/google/index.ts';
+import { offsetPageOf } from '../../../core/google/index.ts';
 import { intParam, strParam, type Query } from './params.ts';
 
 /** `maxResults` defaults to 100 and is capped at 250, as Calendar's short lists document. */
 export function offsetPage<T>(all: T[], query: Query, queryKey: string): { items: T[]; nextPageToken?: string } {
   const max = Math.min(intParam(query, 'maxResults', 1, Number.MAX_SAFE_INTEGER) ?? 100, 250);
-  const pageToken = strParam(query, 'pageToken', 4096);
-  const offset = pageToken !== undefined ? decodePageToken<number>(pageToken, queryKey) : 0;
-  const items = all.slice(offset, offset + max);
-  return offset + max < all.length ? { items, nextPageToken: encodePageToken(offset + max, queryKey) } : { items };
+  return offsetPageOf(all, strParam(query, 'pageToken', 4096), max, queryKey);
 }

@@ -1,7 +1,7 @@
 // Route registration under both prefixes (the spec's /storage/v2 and /drive/v2, which the googleapis client
 // hard-codes), and the reading of query parameters in Drive's way (400 `invalid` naming the parameter).
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteShorthandOptions } from 'fastify';
-import { decodePageToken, encodePageToken } from '../../../core/google/index.ts';
+import { offsetPageOf } from '../../../core/google/index.ts';
 import { invalidValue, requiredValue } from '../errors.ts';
 
 export const API_PREFIXES = ['/storage/v2', '/drive/v2'];
@@ -94,8 +94,7 @@ export function nextLink(base: string, req: FastifyRequest, token: string): stri
 
 /** One page of a list held in memory, with an offset token bound to `key` (what was listed, for whom). */
 export async function offsetPage<T>(q: Query, key: string, all: T[], limit: number, render: (item: T) => Promise<unknown> | unknown): Promise<{ items: unknown[]; nextPageToken?: string }> {
-  const token = q.string('pageToken');
-  const offset = token ? decodePageToken<number>(token, key) : 0;
-  const items = await Promise.all(all.slice(offset, offset + limit).map(render));
-  return all.length > offset + limit ? { items, nextPageToken: encodePageToken(offset + limit, key) } : { items };
+  // An empty pageToken asks for the first page.
+  const page = offsetPageOf(all, q.string('pageToken') || undefined, limit, key);
+  return { ...page, items: await Promise.all(page.items.map(render)) };
 }
