@@ -2,6 +2,9 @@
 // gives a parameter it does not know.
 import { invalidArgument } from './errors.ts';
 
+/** A field's proto name from its JSON name (`serviceContext` -> `service_context`), as Google's error texts name it. */
+export const protoName = (jsonName: string): string => jsonName.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
 /** Parameters every Google API accepts on every method. */
 export const SYSTEM_PARAMETERS: ReadonlySet<string> = new Set([
   'alt', 'fields', 'key', 'access_token', 'oauth_token', 'prettyPrint', 'quotaUser', '$.xgafv', 'upload_protocol', 'uploadType', 'callback', 'userIp',

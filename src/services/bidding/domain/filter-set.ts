@@ -1,6 +1,7 @@
 // Validation of a submitted filter set, and its meaning as a query: the intersection of its filters (list filters as
 // unions) over one time range. Messages follow the real API's wording where it is known.
 import { invalidArgument } from '../../../core/google/errors.ts';
+import { protoName } from '../../../core/google/parameters.ts';
 import { daysInMonth, parseRfc3339, instantToMs } from '../../../core/time.ts';
 import { ownerName, parseFilterSetName, type Owner } from './names.ts';
 import {
@@ -150,7 +151,7 @@ export function parseFilterSet(body: unknown, owner?: Owner): FilterSetQuery {
 function listOf<T>(fs: Record<string, unknown>, field: string, item: (path: string, v: unknown) => T): T[] {
   const v = fs[field];
   if (v === undefined || v === null) return [];
-  const path = `filter_set.${snake(field)}`;
+  const path = `filter_set.${protoName(field)}`;
   return arrayOf(path, v).map((x, i) => item(`${path}[${i}]`, x));
 }
 
@@ -159,7 +160,7 @@ function timeRange(fs: Record<string, unknown>): TimeRange {
   if (given.length === 0) throw bad('A time range is required: set exactly one of relativeDateRange, absoluteDateRange or realtimeTimeRange.');
   if (given.length > 1) throw bad(`Only one time range may be set, got ${given.join(' and ')}.`);
   const which = given[0];
-  const value = object(`filter_set.${snake(which)}`, fs[which]);
+  const value = object(`filter_set.${protoName(which)}`, fs[which]);
   if (which === 'relativeDateRange') {
     only(value, ['durationDays', 'offsetDays'], 'filter_set.relative_date_range');
     const durationDays = int('filter_set.relative_date_range.duration_days', value.durationDays ?? 0);
@@ -232,4 +233,3 @@ function int(path: string, v: unknown): number {
 /** int64 fields: digits in a string (proto3 JSON) or a safe non-negative JSON number. */
 const isInt64 = (v: unknown): boolean => (typeof v === 'string' && /^\d{1,19}$/.test(v)) || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0);
 
-const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

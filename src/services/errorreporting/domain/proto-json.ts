@@ -1,11 +1,10 @@
 // Reading request bodies the way Google's JSON-to-proto binding does: unknown names and wrong types are 400s whose
 // messages name the field by its proto path (`event.service_context.service`).
-import { GoogleError } from '../../../core/google/index.ts';
+import { GoogleError, protoName } from '../../../core/google/index.ts';
 
 const TYPE_PREFIX = 'type.googleapis.com/google.devtools.clouderrorreporting.v1beta1.';
 
-export const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const child = (path: string, key: string) => `${path}.${snake(key)}`;
+const child = (path: string, key: string) => `${path}.${protoName(key)}`;
 
 const bad = (message: string) => new GoogleError(400, message, { reason: 'badRequest', rpcStatus: 'INVALID_ARGUMENT' });
 
@@ -25,7 +24,7 @@ export function readObject(value: unknown, path: string, type: string, known: re
   for (const key of Object.keys(record)) {
     if (known.includes(key)) continue;
     const where = path.includes('.') ? ` at '${path}'` : '';
-    const name = known.find((k) => snake(k) === key);
+    const name = known.find((k) => protoName(k) === key);
     if (name === undefined) throw bad(`Invalid JSON payload received. Unknown name "${key}"${where}: Cannot find field.`);
     if (Object.hasOwn(record, name)) throw bad(`Invalid JSON payload received. Field "${name}"${where} is given twice, also as "${key}".`);
     renamed ??= { ...record };
