@@ -3,6 +3,7 @@
 // Every scenario is driven from a child process (bench/load.ts), so the client's work, fresh payment keys included, is
 // neither counted against the services nor done on their event loop.
 import { execFile } from 'node:child_process';
+import { Session } from 'node:inspector/promises';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,6 +22,8 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** Seconds of the bare route driven after each scenario: a machine's speed drifts over a run of many minutes. */
 const bareSeconds = Number(process.env.BENCH_BARE_SECONDS ?? 2);
 const filter = process.argv[2];
+/** A folder to write a CPU profile of the services' process per scenario to (its drive only, not the bare route's). */
+const profileDir = process.env.BENCH_CPU_PROFILE;
 /**
  * Handler costs the calibration rows add to the bare route. Waking an idle client on loopback is charged to the
  * server's socket write, so the ratio falls faster than the work alone would say: these rows show what a goal demands.
@@ -71,6 +74,20 @@ function driveFromChild(config: object): Promise<Omit<Figures, 'name'>> {
   });
 }
 
+/** Starts V8's sampling profiler on this thread; the function returned stops it and writes the profile. */
+async function startProfile(): Promise<(file: string) => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async (file) => {
+    const { profile } = await session.post('Profiler.stop');
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
 async function main(): Promise<void> {
   const scenarios = await loadScenarios();
   const services = [...new Set(scenarios.flatMap((s) => [s.service, ...(s.needs ?? [])]))] as ServiceId[];
@@ -118,10 +135,12 @@ async function main(): Promise<void> {
     for (const s of scenarios) {
       const { requests, headers } = await s.setup(env);
       const background = await s.background?.(env);
+      const profiling = profileDir ? await startProfile() : undefined;
       const [figures, behind] = await Promise.all([
         drive(s.name, env.url(s.service), requests, headers, s.connections),
         background ? drive('background', env.url(background.service), background.requests, background.headers, background.connections) : undefined,
       ]);
+      if (profiling) await profiling(join(profileDir!, `${s.name}.cpuprofile`));
       const bareAfter = (await drive('bare route', bareUrl, [{ path: '/bare' }], {}, connections, bareSeconds)).reqPerSec;
       const bareAround = (bareBefore + bareAfter) / 2;
       bareBefore = bareAfter;
