@@ -11,6 +11,7 @@ export const TITLE_TRIGRAMS = 'files_title_trigrams';
 export const TABLES = [
   'files_labels',
   'files_views',
+  'files_modifications',
   'files_replies',
   'files_comments',
   'files_properties',
@@ -254,6 +255,24 @@ export const migrations: Record<string, Migration> = {
         extra.contentText = cutContentText(extra.contentText);
         await db.updateTable('files_files').set({ extra: JSON.stringify(extra) }).where('id', '=', id).execute();
       }
+    },
+  },
+  // `modifiedByMeDate` is per user in Drive: one column on the file gave the last modifier's date to whoever owned
+  // it. Each user's last change is now a row of its own; the old column's date goes to the user it belonged to.
+  '0004_modifications_per_user': {
+    async up(db: Kysely<any>) {
+      const t = columnTypes(db);
+      await db.schema
+        .createTable('files_modifications')
+        .addColumn('file_id', t.text, (c) => c.notNull())
+        .addColumn('email', t.text, (c) => c.notNull())
+        .addColumn('modified_at', t.bigint, (c) => c.notNull())
+        .addPrimaryKeyConstraint('files_modifications_pk', ['file_id', 'email'])
+        .execute();
+      await sql`insert into files_modifications (file_id, email, modified_at)
+        select id, last_modifying_email, modified_by_me_at from files_files
+        where last_modifying_email is not null and modified_by_me_at is not null`.execute(db);
+      await db.schema.alterTable('files_files').dropColumn('modified_by_me_at').execute();
     },
   },
 };

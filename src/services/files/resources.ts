@@ -7,6 +7,7 @@ import { atLeast, permissionIdForEmail, wireRole, type Role } from './domain/rol
 import type { FilesService } from './service.ts';
 import { rolesOf } from './store/access.ts';
 import { parentsOf, type FileRecord } from './store/files.ts';
+import { modificationsBy } from './store/modifications.ts';
 import { granteeValue, listPermissions, type PermissionRecord } from './store/permissions.ts';
 import { listProperties, type PropertyRecord } from './store/properties.ts';
 import type { RevisionRecord } from './store/revisions.ts';
@@ -22,17 +23,20 @@ export interface FileContext {
   permissions: PermissionRecord[];
   properties: PropertyRecord[];
   viewedAt: number | undefined;
+  /** The caller's own last change of the file. */
+  modifiedByMeAt: number | undefined;
 }
 
 /** `roles`: the caller's roles when already known (the access check just read them), which saves their query. */
 export async function loadContexts(db: Kysely<any>, caller: Caller, files: FileRecord[], now: number, roles?: Map<string, Role>): Promise<Map<string, FileContext>> {
   const ids = files.map((f) => f.id);
-  const [parents, roleOf, permissions, properties, views] = await Promise.all([
+  const [parents, roleOf, permissions, properties, views, modifications] = await Promise.all([
     parentsOf(db, ids),
     roles && ids.every((id) => roles.has(id)) ? roles : rolesOf(db, ids, caller.keys, now),
     listPermissions(db, ids),
     listProperties(db, ids),
     ids.length ? sql<{ file_id: string; viewed_at: number }>`select file_id, viewed_at from files_views where ${inList(db, 'file_id', ids)} and email = ${caller.email}`.execute(db).then((r) => r.rows) : [],
+    modificationsBy(db, ids, caller.email),
   ]);
   const out = new Map<string, FileContext>();
   for (const id of ids) {
@@ -42,6 +46,7 @@ export async function loadContexts(db: Kysely<any>, caller: Caller, files: FileR
       permissions: permissions.filter((p) => p.fileId === id),
       properties: properties.filter((p) => p.fileId === id),
       viewedAt: views.find((v: any) => v.file_id === id)?.viewed_at as number | undefined,
+      modifiedByMeAt: modifications.get(id),
     });
   }
   return out;
@@ -199,7 +204,7 @@ export async function fileJson(svc: FilesService, caller: Caller, f: FileRecord,
     properties: c.properties.map((p) => propertyJson(base, p)),
   };
   if (f.description !== null) out.description = f.description;
-  if (f.modifiedByMeAt !== null && ownedByMe) out.modifiedByMeDate = iso(f.modifiedByMeAt);
+  if (c.modifiedByMeAt !== undefined) out.modifiedByMeDate = iso(c.modifiedByMeAt);
   if (c.viewedAt !== undefined) out.lastViewedByMeDate = iso(c.viewedAt);
   if (direct && !ownedByMe) out.sharedWithMeDate = iso(direct.createdAt);
   if (f.trashed && f.trashedAt !== null) out.trashedDate = iso(f.trashedAt);

@@ -26,12 +26,14 @@ export async function seedFiles(svc: FilesService, options: SeedOptions): Promis
     const links: unknown[][] = [];
     const closure: unknown[][] = [];
     const perms: unknown[][] = [];
+    const modifications: unknown[][] = [];
     for (let i = start; i < Math.min(options.count, start + BATCH); i++) {
       const id = newFileId();
       ids.push(id);
       const record = newFileRecord({ id, ownerEmail: options.email.toLowerCase(), title: options.title(i), mimeType: options.mimeType?.(i) ?? (i % 10 === 0 ? FOLDER : 'text/plain'), now: now - i * 1000 });
       const row = toRow(record);
       files.push(Object.values(row));
+      modifications.push([id, record.ownerEmail, record.modifiedAt]);
       links.push([id, root]);
       closure.push([id, id], [id, root]);
       perms.push([id, permissionIdForEmail(options.email), 'user', 'owner', granteeKey('user', options.email), 0, null, now, 1]);
@@ -41,6 +43,7 @@ export async function seedFiles(svc: FilesService, options: SeedOptions): Promis
       await bulkInsert(tx, 'files_files', columns, files);
       await bulkInsert(tx, 'files_parents', ['file_id', 'parent_id'], links);
       await bulkInsert(tx, 'files_ancestors', ['file_id', 'ancestor_id'], closure);
+      await bulkInsert(tx, 'files_modifications', ['file_id', 'email', 'modified_at'], modifications);
       await bulkInsert(tx, 'files_permissions', ['file_id', 'id', 'type', 'role', 'grantee', 'with_link', 'expires_at', 'created_at', 'version'], perms);
     });
   }

@@ -11,6 +11,7 @@ import { readSettings, type FilesSettings } from './settings.ts';
 import { audienceOf, roleOf } from './store/access.ts';
 import { appendChanges } from './store/changes.ts';
 import { getFile, insertFile, type FileRecord } from './store/files.ts';
+import { recordModification } from './store/modifications.ts';
 import { putPermission } from './store/permissions.ts';
 import { Users, type Caller } from './users.ts';
 import { etagOf } from './domain/etag.ts';
@@ -64,6 +65,7 @@ export class FilesService {
         if (await tx.selectFrom('files_files').select('id').where('id', '=', caller.rootId).executeTakeFirst()) return;
         const now = this.now();
         await insertFile(tx, newFileRecord({ id: caller.rootId, ownerEmail: caller.email, title: 'My Drive', mimeType: FOLDER, now, isRoot: true }), []);
+        await recordModification(tx, caller.rootId, caller.email, now);
         await putPermission(tx, {
           fileId: caller.rootId,
           id: permissionIdForEmail(caller.email),
@@ -215,7 +217,6 @@ export function newFileRecord(input: {
     trashingUser: null,
     createdAt: input.now,
     modifiedAt: input.now,
-    modifiedByMeAt: input.now,
     lastModifyingEmail: input.ownerEmail,
     version: 1,
     blobHash: null,

@@ -11,6 +11,7 @@ import { badRequest, conflict, forbidden, insufficientPermissions, invalidValue 
 import { newFileRecord, type Unit } from '../service.ts';
 import { getFile, insertFile, parentsOf, saveFile, setParents, type FileRecord } from '../store/files.ts';
 import { putPermission } from '../store/permissions.ts';
+import { recordModification } from '../store/modifications.ts';
 import { countProperties, putProperty } from '../store/properties.ts';
 import { putContent, refreshSearchText } from './content.ts';
 import { checkParents } from './parents.ts';
@@ -49,6 +50,7 @@ export async function createFile(u: Unit, patch: FilePatch, content: NewContent 
   const file = newFileRecord({ id, ownerEmail: driveId ? null : caller.email, driveId, title: patch.title ?? 'Untitled', mimeType, now: u.now });
   applyMetadata(file, patch);
   if (patch.modifiedDate !== undefined) file.modifiedAt = patch.modifiedDate;
+  await markModifiedBy(u, file, file.modifiedAt);
   file.originalFilename = patch.originalFilename ?? (content ? (patch.title ?? null) : null);
   await u.touch(id, 'add');
   if (content) await putContent(u, file, content.blob, content.mimeType, content.text, { newRevision: true, pinned: options.pinned });
@@ -103,9 +105,10 @@ export async function updateFile(u: Unit, file: FileRecord, role: Role, patch: F
   }
   if (patch.lastViewedByMeDate !== undefined) await markViewed(u, file.id, patch.lastViewedByMeDate);
   else if (options.updateViewedDate) await markViewed(u, file.id, u.now);
-  file.modifiedAt = modifiedDate(file, patch, options, u.now);
-  file.modifiedByMeAt = u.now;
-  file.lastModifyingEmail = caller.email;
+  const dated = modifiedDate(file, patch, options, u.now);
+  file.modifiedAt = dated.at;
+  // Drive: setting modifiedDate also sets the setter's modifiedByMeDate; any other change is theirs as of now.
+  await markModifiedBy(u, file, dated.fromBody ? dated.at : u.now);
   file.version += 1;
   refreshSearchText(file);
   await saveFile(u.tx, file);
@@ -114,22 +117,30 @@ export async function updateFile(u: Unit, file: FileRecord, role: Role, patch: F
   return (await getFile(u.tx, file.id))!;
 }
 
-function modifiedDate(file: FileRecord, patch: FilePatch, options: UpdateOptions, now: number): number {
+/** The file's next modifiedDate, and whether it is the one the body gave. */
+function modifiedDate(file: FileRecord, patch: FilePatch, options: UpdateOptions, now: number): { at: number; fromBody: boolean } {
   // Drive documents setModifiedDate=true as fromBodyOrNow, and fromBody without a value in the body as no change.
   const behavior = options.modifiedDateBehavior ?? (options.setModifiedDate ? 'fromBodyOrNow' : 'now');
   const fromBody = patch.modifiedDate;
   switch (behavior) {
     case 'fromBody':
-      return fromBody ?? file.modifiedAt;
+      return fromBody === undefined ? { at: file.modifiedAt, fromBody: false } : { at: fromBody, fromBody: true };
     case 'fromBodyIfNeeded':
     case 'fromBodyOrNow':
-      return fromBody ?? now;
+      return fromBody === undefined ? { at: now, fromBody: false } : { at: fromBody, fromBody: true };
     case 'noChange':
-      return file.modifiedAt;
+      return { at: file.modifiedAt, fromBody: false };
     case 'now':
     case 'nowIfNeeded':
-      return now;
+      return { at: now, fromBody: false };
   }
+}
+
+/** The caller changed the file: they become its last modifier, and `at` their own `modifiedByMeDate` of it. */
+export async function markModifiedBy(u: Unit, file: FileRecord, at: number): Promise<void> {
+  const email = u.caller!.email;
+  file.lastModifyingEmail = email;
+  await recordModification(u.tx, file.id, email, at);
 }
 
 function applyMetadata(file: FileRecord, patch: FilePatch, role: Role = 'owner'): void {

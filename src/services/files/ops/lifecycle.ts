@@ -4,7 +4,7 @@ import { getRevision, insertRevision } from '../store/revisions.ts';
 import { listProperties } from '../store/properties.ts';
 import { SERVICE, type Unit } from '../service.ts';
 import { refreshSearchText, releaseAllContent } from './content.ts';
-import { createFile, type InsertOptions } from './files.ts';
+import { createFile, markModifiedBy, type InsertOptions } from './files.ts';
 import { inheritedParents } from './parents.ts';
 import type { FilePatch } from '../domain/file-input.ts';
 import { newRevisionId } from '../domain/ids.ts';
@@ -115,11 +115,11 @@ export async function copyFile(u: Unit, source: FileRecord, patch: FilePatch, op
   return (await getFile(u.tx, copy.id))!;
 }
 
+/** files.touch, and the mark every other change of the file's metadata leaves: modified now, by the caller. */
 export async function touchFile(u: Unit, file: FileRecord): Promise<FileRecord> {
   await u.touch(file.id, 'update');
   file.modifiedAt = u.now;
-  file.modifiedByMeAt = u.now;
-  file.lastModifyingEmail = u.caller!.email;
+  await markModifiedBy(u, file, u.now);
   file.version += 1;
   await saveFile(u.tx, file);
   return file;

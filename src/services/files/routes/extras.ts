@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { APPS, filterApps, type AppEntry } from '../domain/apps.ts';
 import { applyFieldModifications, readModifications, type FieldValues } from '../domain/labels.ts';
 import { notFoundOf } from '../errors.ts';
+import { touchFile } from '../ops/lifecycle.ts';
 import { API_PATH } from '../resources.ts';
 import type { FilesService } from '../service.ts';
 import { callerOf } from './files.ts';
@@ -92,6 +93,7 @@ export function extraRoutes(app: FastifyInstance, svc: FilesService): void {
           .execute();
         out.push(labelJson(mod.labelId, revision, fields));
       }
+      await touchFile(u, file);
       return out;
     });
     return { kind: 'drive#modifyLabelsResponse', modifiedLabels: modified };

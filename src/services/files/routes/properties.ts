@@ -4,6 +4,7 @@ import { MAX_PER_VISIBILITY, checkKey, checkSize, readPropertyInput, readVisibil
 import { invalidValue, notFoundOf } from '../errors.ts';
 import { propertyJson, API_PATH } from '../resources.ts';
 import type { FilesService } from '../service.ts';
+import { touchFile } from '../ops/lifecycle.ts';
 import { countProperties, deleteProperty, getProperty, listProperties, putProperty } from '../store/properties.ts';
 import { callerOf } from './files.ts';
 import { Query, objectBody, params, route } from './http.ts';
@@ -38,6 +39,7 @@ export function propertyRoutes(app: FastifyInstance, svc: FilesService): void {
       if ((await countProperties(u.tx, file.id, input.visibility)) > MAX_PER_VISIBILITY) {
         throw invalidValue('resource', `A file can have at most ${MAX_PER_VISIBILITY} ${input.visibility.toLowerCase()} properties.`);
       }
+      await touchFile(u, file);
       return p;
     });
     return propertyJson(svc.ctx.baseUrl, saved);
@@ -60,6 +62,7 @@ export function propertyRoutes(app: FastifyInstance, svc: FilesService): void {
         checkSize(key, value, 'value');
         await u.touch(file.id, 'update', ['properties']);
         if (target !== visibility) await deleteProperty(u.tx, file.id, key, visibility);
+        await touchFile(u, file);
         return putProperty(u.tx, file.id, { key, value, visibility: target });
       });
       return propertyJson(svc.ctx.baseUrl, saved);
@@ -74,6 +77,7 @@ export function propertyRoutes(app: FastifyInstance, svc: FilesService): void {
       const { file } = await svc.access(u.tx, caller, params(req).fileId, { need: 'writer', supportsAllDrives: true });
       await u.touch(file.id, 'update', ['properties']);
       if (!(await deleteProperty(u.tx, file.id, key, visibility))) throw notFound(key);
+      await touchFile(u, file);
     });
     return reply.code(204).send();
   });

@@ -20,7 +20,7 @@ export interface FileRecord {
   trashingUser: string | null;
   createdAt: number;
   modifiedAt: number;
-  modifiedByMeAt: number | null;
+  /** Who made the last change (content or metadata). */
   lastModifyingEmail: string | null;
   version: number;
   blobHash: string | null;
@@ -54,7 +54,6 @@ export function toRecord(r: any): FileRecord {
     trashingUser: r.trashing_user ?? null,
     createdAt: Number(r.created_at),
     modifiedAt: Number(r.modified_at),
-    modifiedByMeAt: num(r.modified_by_me_at),
     lastModifyingEmail: r.last_modifying_email ?? null,
     version: Number(r.version),
     blobHash: r.blob_hash ?? null,
@@ -87,7 +86,6 @@ export function toRow(f: FileRecord): Record<string, unknown> {
     trashing_user: f.trashingUser,
     created_at: f.createdAt,
     modified_at: f.modifiedAt,
-    modified_by_me_at: f.modifiedByMeAt,
     last_modifying_email: f.lastModifyingEmail,
     version: f.version,
     blob_hash: f.blobHash,
@@ -180,7 +178,7 @@ export async function isAncestor(db: Kysely<any>, ancestorId: string, fileId: st
 export async function deleteFileRows(tx: Kysely<any>, id: string): Promise<void> {
   const comments = tx.selectFrom('files_comments').select('id').where('file_id', '=', id);
   await tx.deleteFrom('files_replies').where('comment_id', 'in', comments).execute();
-  for (const table of ['files_comments', 'files_properties', 'files_permissions', 'files_views', 'files_labels', 'files_revisions']) {
+  for (const table of ['files_comments', 'files_properties', 'files_permissions', 'files_views', 'files_modifications', 'files_labels', 'files_revisions']) {
     await tx.deleteFrom(table).where('file_id', '=', id).execute();
   }
   await tx.deleteFrom('files_parents').where((eb) => eb.or([eb('file_id', '=', id), eb('parent_id', '=', id)])).execute();

@@ -105,11 +105,14 @@ export function queryTarget(w: ExpressionBuilder<any, any>, caller: Caller, now:
   };
 }
 
+/** The caller's own dates: a file they never viewed (or changed) sorts as the oldest, alike on both databases. */
+const PER_USER_DATES = new Set<OrderTerm['key']>(['lastViewedByMeDate', 'modifiedByMeDate']);
+
 const ORDER_COLUMNS: Record<OrderTerm['key'], string> = {
   createdDate: 'f.created_at',
   folder: 'is_folder',
   lastViewedByMeDate: 'viewed_at',
-  modifiedByMeDate: 'f.modified_by_me_at',
+  modifiedByMeDate: 'modified_by_me_at',
   modifiedDate: 'f.modified_at',
   quotaBytesUsed: 'f.file_size',
   recency: 'f.modified_at',
@@ -127,6 +130,9 @@ export function listQuery(db: Kysely<any>, r: ListRequest) {
     .selectAll('f')
     .select(sql<number>`case when f.mime_type = ${FOLDER} then 1 else 0 end`.as('is_folder'))
     .select((s) => s.selectFrom('files_views as ov').select('ov.viewed_at').whereRef('ov.file_id', '=', 'f.id').where('ov.email', '=', caller.email).as('viewed_at'))
+    .$if(r.order.some((t) => t.key === 'modifiedByMeDate'), (s) =>
+      s.select((o) => o.selectFrom('files_modifications as om').select('om.modified_at').whereRef('om.file_id', '=', 'f.id').where('om.email', '=', caller.email).as('modified_by_me_at')),
+    )
     .where('f.is_root', '=', 0)
     .where((w) => visibleTo(w, caller.email, caller.keys, now));
   // My Drive items are most rows: written so that no index on drive_id is chosen for them (a scan is cheaper).
@@ -144,7 +150,9 @@ export function listQuery(db: Kysely<any>, r: ListRequest) {
     const column = ORDER_COLUMNS[term.key];
     // `folder` puts folders first; the other keys read ascending unless `desc`.
     const desc = term.key === 'folder' ? !term.desc : term.desc;
-    q = q.orderBy(sql.ref(column), desc ? 'desc' : 'asc');
+    // PostgreSQL reads an output column's alias only bare, so the nulls' place is said, not computed.
+    if (PER_USER_DATES.has(term.key)) q = q.orderBy(sql`${sql.ref(column)} ${sql.raw(desc ? 'desc nulls last' : 'asc nulls first')}`);
+    else q = q.orderBy(sql.ref(column), desc ? 'desc' : 'asc');
   }
   return q.orderBy('f.id').offset(r.offset).limit(r.limit + 1);
 }

@@ -1,0 +1,19 @@
+// Rows of files_modifications: when each user last changed a file (the File resource's `modifiedByMeDate`, which
+// Drive keeps per user and shows only to that user).
+import { sql, type Kysely } from 'kysely';
+import { inList } from '../../../core/db/in-list.ts';
+
+export async function recordModification(tx: Kysely<any>, fileId: string, email: string, at: number): Promise<void> {
+  await tx
+    .insertInto('files_modifications')
+    .values({ file_id: fileId, email, modified_at: at })
+    .onConflict((oc) => oc.columns(['file_id', 'email']).doUpdateSet({ modified_at: at }))
+    .execute();
+}
+
+/** The user's last modification of each of the files they ever changed. */
+export async function modificationsBy(db: Kysely<any>, fileIds: string[], email: string): Promise<Map<string, number>> {
+  if (fileIds.length === 0) return new Map();
+  const { rows } = await sql<{ file_id: string; modified_at: number }>`select file_id, modified_at from files_modifications where ${inList(db, 'file_id', fileIds)} and email = ${email}`.execute(db);
+  return new Map(rows.map((r) => [r.file_id, Number(r.modified_at)]));
+}
