@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Acl } from '../../src/services/secrets/policy/acl.ts';
-import { DEFAULT_POLICY_RULES, DEFAULT_POLICY_TEXT } from '../../src/services/secrets/policy/builtin.ts';
+import { DEFAULT_POLICY_RULES, DEFAULT_POLICY_TEXT, RESPONSE_WRAPPING_POLICY_RULES, RESPONSE_WRAPPING_POLICY_TEXT } from '../../src/services/secrets/policy/builtin.ts';
 import { parsePolicyText, PolicyParseError } from '../../src/services/secrets/policy/parse.ts';
 import { comparePriority, compilePattern, patternMatches } from '../../src/services/secrets/policy/path-pattern.ts';
 import type { Capability, PathRule } from '../../src/services/secrets/policy/policy.ts';
@@ -41,6 +41,10 @@ describe('policy parser', () => {
 
   it('seeds the default policy with exactly the rules its text parses to', async () => {
     assert.deepEqual(await parsePolicyText(DEFAULT_POLICY_TEXT), DEFAULT_POLICY_RULES);
+  });
+
+  it('gives wrapping tokens exactly the rules the response-wrapping text parses to', async () => {
+    assert.deepEqual(await parsePolicyText(RESPONSE_WRAPPING_POLICY_TEXT), RESPONSE_WRAPPING_POLICY_RULES);
   });
 
   it('parses the default policy', async () => {

@@ -291,6 +291,15 @@ export interface Authorizer {
    * asked path and the mount path decide.
    */
   hasAccessUnder?(token: string, ns: Namespace, prefix: string): Promise<boolean>;
+  /**
+   * Issues a response-wrapping token in `ns` (policy `response-wrapping` only, one use, `ttl` seconds from `now`, no
+   * parent, not renewable) and keeps `payload` with it inside the barrier: revoking or expiring the token destroys it.
+   */
+  createWrappingToken(ns: Namespace, opts: { ttl: number; path: string; now: number; payload: unknown }): Promise<{ token: string; accessor: string }>;
+  /** The payload of a live wrapping token, without counting a use; undefined for any other token. */
+  readWrapping(token: string): Promise<unknown>;
+  /** The payload, once: the token is revoked with it. Undefined when there is none or another request took it. */
+  takeWrapping(token: string): Promise<unknown>;
 }
 
 /** Audit hook. A throw from either call fails the request with 500 (requests never go unaudited). */

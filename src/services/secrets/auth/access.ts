@@ -12,9 +12,9 @@ import {
   type TokenSummary,
 } from '../contract.ts';
 import type { AclOperation } from '../policy/acl.ts';
-import { sanitizePolicyNames } from '../policy/policy.ts';
+import { RESPONSE_WRAPPING_POLICY, sanitizePolicyNames } from '../policy/policy.ts';
 import { PolicyStore } from '../policy/store.ts';
-import { authBlock, type TokenEntry } from '../token/entry.ts';
+import { authBlock, isWrappingToken, type TokenEntry } from '../token/entry.ts';
 import { TokenStore } from '../token/store.ts';
 import { calculateTtl, limitsOf } from '../token/ttl.ts';
 import { addressAllowed } from './cidr.ts';
@@ -57,7 +57,11 @@ export class Access implements Authorizer {
     const acl = await this.policies.acl(scoped.tokenNamespace, entry.policies);
     const path = req.operation === 'list' && !scoped.path.endsWith('/') ? `${scoped.path}/` : scoped.path;
     const decision = acl.evaluate(path, req.operation as AclOperation, { rootProtected: opts.rootProtected, data: req.data });
-    if (!decision.allowed) throw denied();
+    if (!decision.allowed) {
+      // As in Vault, a request the policies refuse still spends a use: a wrapping token tried elsewhere is gone.
+      await this.tokens.use(entry);
+      throw denied();
+    }
     const used = await this.tokens.use(entry);
     if (!used) throw invalidToken();
     return { root: decision.root, token: TokenStore.summary(used, req.clientToken), policies: used.policies, entry: used };
@@ -127,6 +131,46 @@ export class Access implements Authorizer {
       id,
     );
     return tokenId;
+  }
+
+  async createWrappingToken(ns: Namespace, opts: { ttl: number; path: string; now: number; payload: unknown }): Promise<{ token: string; accessor: string }> {
+    const { id, entry } = await this.tokens.create({
+      namespaceId: ns.id,
+      parentHash: null,
+      parentNamespaceId: null,
+      policies: [RESPONSE_WRAPPING_POLICY],
+      meta: null,
+      displayName: '',
+      numUses: 1,
+      creationTime: opts.now,
+      creationTtl: opts.ttl,
+      expireTime: opts.now + opts.ttl * 1000,
+      explicitMaxTtl: opts.ttl,
+      period: 0,
+      renewable: false,
+      path: opts.path,
+      role: '',
+      entityId: '',
+      lastRenewalTime: null,
+      backendMaxTtl: 0,
+    });
+    await this.tokens.putWrapped(entry, opts.payload);
+    return { token: id, accessor: entry.accessor };
+  }
+
+  async #wrappingEntry(token: string): Promise<TokenEntry | undefined> {
+    const entry = await this.tokens.lookup(token);
+    return entry && isWrappingToken(entry) ? entry : undefined;
+  }
+
+  async readWrapping(token: string): Promise<unknown> {
+    const entry = await this.#wrappingEntry(token);
+    return entry && this.tokens.wrapped(entry);
+  }
+
+  async takeWrapping(token: string): Promise<unknown> {
+    const entry = await this.#wrappingEntry(token);
+    return entry && this.tokens.takeWrapped(entry);
   }
 
   async lookup(token: string): Promise<TokenSummary | undefined> {

@@ -1,5 +1,6 @@
 // The policies every namespace has from the start. `default` is seeded once and may then be edited (never deleted);
-// `root` has no rules: holding it grants everything, and it cannot be read back as text or changed.
+// `root` has no rules: holding it grants everything, and it cannot be read back as text or changed;
+// `response-wrapping` is held by wrapping tokens alone, is never stored and cannot be assigned.
 import type { PathRule } from './policy.ts';
 
 export const DEFAULT_POLICY_TEXT = `# Granted to every token unless it was created without the default policy.
@@ -80,6 +81,21 @@ export const DEFAULT_POLICY_RULES: readonly PathRule[] = [
   { pattern: 'sys/wrapping/lookup', capabilities: ['update'] },
   { pattern: 'sys/wrapping/unwrap', capabilities: ['update'] },
   { pattern: 'sys/wrapping/wrap', capabilities: ['update'] },
+];
+
+export const RESPONSE_WRAPPING_POLICY_TEXT = `path "cubbyhole/response" {
+    capabilities = ["create", "read"]
+}
+
+path "sys/wrapping/unwrap" {
+    capabilities = ["update"]
+}
+`;
+
+/** RESPONSE_WRAPPING_POLICY_TEXT's rules: a wrapping token may unwrap itself and nothing else. */
+export const RESPONSE_WRAPPING_POLICY_RULES: readonly PathRule[] = [
+  { pattern: 'cubbyhole/response', capabilities: ['create', 'read'] },
+  { pattern: 'sys/wrapping/unwrap', capabilities: ['update'] },
 ];
 
 /** The root policy's rules are never consulted (the evaluator short-circuits on the name); this is its stored form. */

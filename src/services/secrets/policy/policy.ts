@@ -27,6 +27,8 @@ export interface Policy {
 /** Names that always exist. `root` grants everything and cannot change; `default` can change but not go away. */
 export const ROOT_POLICY = 'root';
 export const DEFAULT_POLICY = 'default';
+/** The fixed policy of wrapping tokens (Vault's name). */
+export const RESPONSE_WRAPPING_POLICY = 'response-wrapping';
 
 /** The legacy `policy = "..."` shorthand mapped to capabilities. */
 export const LEGACY_POLICY_CAPABILITIES: Record<string, Capability[]> = {

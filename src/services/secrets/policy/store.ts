@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { boundedCache, type CacheBudget } from '../../../core/cache.ts';
 import type { Namespace, SecretsCore } from '../contract.ts';
 import { Acl } from './acl.ts';
-import { DEFAULT_POLICY_RULES, DEFAULT_POLICY_TEXT } from './builtin.ts';
+import { DEFAULT_POLICY_RULES, DEFAULT_POLICY_TEXT, RESPONSE_WRAPPING_POLICY_RULES, RESPONSE_WRAPPING_POLICY_TEXT } from './builtin.ts';
 import { parsePolicyText } from './parse.ts';
-import { DEFAULT_POLICY, ROOT_POLICY, type PathRule, type Policy } from './policy.ts';
+import { DEFAULT_POLICY, RESPONSE_WRAPPING_POLICY, ROOT_POLICY, type PathRule, type Policy } from './policy.ts';
 
 export interface StoredPolicy {
   name: string;
@@ -44,6 +44,8 @@ export class PolicyStore {
 
   async get(ns: Namespace, name: string): Promise<StoredPolicy | undefined> {
     if (name === ROOT_POLICY) return { name, text: '', rules: [] };
+    // fixed: a policy written under this name is never what a wrapping token holds
+    if (name === RESPONSE_WRAPPING_POLICY) return { name, text: RESPONSE_WRAPPING_POLICY_TEXT, rules: structuredClone(RESPONSE_WRAPPING_POLICY_RULES) as PathRule[] };
     const stored = await this.#view(ns).get<StoredPolicy>(name);
     // `default` always exists: until it is seeded or edited, it is the standard one
     if (!stored && name === DEFAULT_POLICY) return { name, text: DEFAULT_POLICY_TEXT, rules: defaultRules() };

@@ -1,7 +1,7 @@
 // The authoriser used until the access half (tokens and policies) is installed: only root tokens issued at init or
 // in dev mode exist, each stored as a keyed hash; any other token is denied.
 import { createHmac, randomBytes } from 'node:crypto';
-import { permissionDenied, type Authorizer, type LogicalRequest, type Namespace, type SecretsCore, type TokenSummary } from '../contract.ts';
+import { badRequest, permissionDenied, type Authorizer, type LogicalRequest, type Namespace, type SecretsCore, type TokenSummary } from '../contract.ts';
 import { ROOT_NAMESPACE } from '../namespaces/registry.ts';
 
 interface StoredRoot {
@@ -33,5 +33,15 @@ export function rootOnlyAuthorizer(core: SecretsCore): Authorizer {
       return token;
     },
     lookup,
+    // Wrapping tokens are real tokens: without the token store none can be issued, so none is ever valid.
+    async createWrappingToken() {
+      throw badRequest('response wrapping needs the token store');
+    },
+    async readWrapping() {
+      return undefined;
+    },
+    async takeWrapping() {
+      return undefined;
+    },
   };
 }

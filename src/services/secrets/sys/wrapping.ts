@@ -1,7 +1,6 @@
-// Response wrapping: a response is stored behind a single-use wrapping token with a TTL, and the client receives only
-// `wrap_info`. The token unlocks sys/wrapping/unwrap once (or lookup/rewrap) until it expires on the service clock.
-// Wrapped responses live in the root namespace's system storage under a keyed hash of the token.
-import { createHmac, randomBytes } from 'node:crypto';
+// Response wrapping: a response is kept behind a wrapping token with a TTL, and the client receives only `wrap_info`.
+// The wrapping token is a real token of the token store (policy `response-wrapping`, one use, no parent), which keeps
+// the wrapped response beside it in the barrier: revoking the token, by accessor or otherwise, destroys the response.
 import { badRequest, type LogicalResponse, type Namespace, type WrapInfo } from '../contract.ts';
 import { formatGoTime, parseDurationSeconds } from '../http/fields.ts';
 import { ROOT_NAMESPACE } from '../namespaces/registry.ts';
@@ -9,7 +8,6 @@ import type { StoreCore } from './core.ts';
 
 interface StoredWrap {
   response: LogicalResponse;
-  accessor: string;
   creation_time: number;
   ttl: number;
   creation_path: string;
@@ -36,21 +34,11 @@ export class Wrapping {
     this.#core = core;
   }
 
-  #store() {
-    return this.#core.systemStorage(ROOT_NAMESPACE).view('wrapping/');
-  }
-
-  async #key(token: string): Promise<string> {
-    return createHmac('sha256', await this.#core.salt()).update(`wrap:${token}`).digest('hex');
-  }
-
   /** Stores `response` and returns the wrap_info that replaces it. */
   async wrap(ns: Namespace, response: LogicalResponse, ttl: number, path: string): Promise<WrapInfo> {
-    const token = `hvs.${randomBytes(18).toString('base64url')}`;
-    const accessor = randomBytes(12).toString('base64url');
     const now = this.#core.clock.now();
-    const stored: StoredWrap = { response, accessor, creation_time: now, ttl, creation_path: path, namespace_id: ns.id };
-    await this.#store().put(await this.#key(token), stored);
+    const payload: StoredWrap = { response, creation_time: now, ttl, creation_path: path, namespace_id: ns.id };
+    const { token, accessor } = await this.#core.authorizer.createWrappingToken(ns, { ttl, path, now, payload });
     return {
       token,
       accessor,
@@ -61,20 +49,17 @@ export class Wrapping {
     };
   }
 
-  async #find(token: unknown): Promise<{ key: string; stored: StoredWrap }> {
-    if (typeof token !== 'string' || token === '') throw badRequest(INVALID_WRAPPING_TOKEN);
-    const key = await this.#key(token);
-    const stored = await this.#store().get<StoredWrap>(key);
+  /** The wrapped response of a live wrapping token: read (the token keeps its use) or taken (the token is revoked). */
+  async #stored(token: unknown, how: 'read' | 'take'): Promise<StoredWrap> {
+    const authorizer = this.#core.authorizer;
+    const valid = typeof token === 'string' && token !== '';
+    const stored = valid ? await (how === 'take' ? authorizer.takeWrapping(token) : authorizer.readWrapping(token)) : undefined;
     if (!stored) throw badRequest(INVALID_WRAPPING_TOKEN);
-    if (stored.creation_time + stored.ttl * 1000 <= this.#core.clock.now()) {
-      await this.#store().delete(key);
-      throw badRequest(INVALID_WRAPPING_TOKEN);
-    }
-    return { key, stored };
+    return stored as StoredWrap;
   }
 
   async lookup(token: unknown): Promise<LogicalResponse> {
-    const { stored } = await this.#find(token);
+    const stored = await this.#stored(token, 'read');
     return {
       data: { creation_path: stored.creation_path, creation_time: formatGoTime(stored.creation_time), creation_ttl: stored.ttl },
     };
@@ -82,14 +67,11 @@ export class Wrapping {
 
   /** The wrapped response, once: the token is spent by this call. */
   async unwrap(token: unknown): Promise<LogicalResponse> {
-    const { key, stored } = await this.#find(token);
-    await this.#store().delete(key);
-    return stored.response;
+    return (await this.#stored(token, 'take')).response;
   }
 
   async rewrap(token: unknown): Promise<LogicalResponse> {
-    const { key, stored } = await this.#find(token);
-    await this.#store().delete(key);
+    const stored = await this.#stored(token, 'take');
     const ns = (await this.#core.namespaces.byId(stored.namespace_id)) ?? ROOT_NAMESPACE;
     return { wrapInfo: await this.wrap(ns, stored.response, stored.ttl, stored.creation_path) };
   }

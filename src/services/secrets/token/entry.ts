@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AuthBlock } from '../contract.ts';
 import { formatGoTime } from '../http/fields.ts';
+import { RESPONSE_WRAPPING_POLICY } from '../policy/policy.ts';
 
 export interface TokenEntry {
   /** Salted hash of the token: the storage key. The clear token is never stored. */
@@ -70,6 +71,9 @@ export function namespaceIdOf(tokenOrAccessor: string): string {
 }
 
 export const isRootToken = (e: TokenEntry): boolean => e.policies.includes('root');
+
+/** A response-wrapping token holds that one policy and nothing else (Vault's test). */
+export const isWrappingToken = (e: Pick<TokenEntry, 'policies'>): boolean => e.policies.length === 1 && e.policies[0] === RESPONSE_WRAPPING_POLICY;
 
 /** Remaining seconds (0 for tokens that never expire). */
 export const remainingTtl = (e: TokenEntry, now: number): number => (e.expireTime === null ? 0 : Math.max(0, Math.floor((e.expireTime - now) / 1000)));

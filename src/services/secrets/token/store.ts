@@ -1,12 +1,13 @@
 // Durable token storage in each namespace's system view. A token is kept only under its salted hash; accessors map
 // to that hash; a parent keeps an index of its children so revocation cascades. Expiry is decided on read from the
 // clock: an expired token (or one whose parent chain is gone or expired) is revoked with its children and refused.
+// A wrapping token's payload (the wrapped response) is kept beside it and removed with it.
 import { boundedCache } from '../../../core/cache.ts';
 import { hmacSha256 } from '../../../core/crypto.ts';
 import type { BarrierStorage, Namespace, SecretsCore, TokenSummary } from '../contract.ts';
 import { guardedUpdate } from './guarded-update.ts';
 import { decodeBatchToken, encodeBatchToken } from './batch-codec.ts';
-import { isBatch, isExpired, namespaceIdOf, newAccessor, newTokenId, type TokenEntry } from './entry.ts';
+import { isBatch, isExpired, isWrappingToken, namespaceIdOf, newAccessor, newTokenId, type TokenEntry } from './entry.ts';
 
 interface AccessorIndex {
   accessor: string;
@@ -148,6 +149,31 @@ export class TokenStore {
     return result?.next ?? undefined;
   }
 
+  /** Keeps the payload of a wrapping token beside it, until the token is revoked or taken. */
+  async putWrapped(entry: TokenEntry, payload: unknown): Promise<void> {
+    const view = await this.#view(entry.namespaceId);
+    await view?.put(`wrapped/${entry.hash}`, payload);
+  }
+
+  /** The payload of a wrapping token (undefined when it has none). */
+  async wrapped(entry: TokenEntry): Promise<unknown> {
+    return (await this.#view(entry.namespaceId))?.get(`wrapped/${entry.hash}`);
+  }
+
+  /**
+   * The payload of a wrapping token, once: its removal is guarded by the revision read, so of two requests (on any
+   * instances) only one gets it; the token is then revoked.
+   */
+  async takeWrapped(entry: TokenEntry): Promise<unknown> {
+    const view = await this.#view(entry.namespaceId);
+    if (!view) return undefined;
+    const key = `wrapped/${entry.hash}`;
+    const taken = await view.locked(key, () => guardedUpdate(view, key, () => null));
+    if (!taken) return undefined;
+    await this.revokeTree(entry);
+    return taken.previous;
+  }
+
   /** Revokes a token and, depth first, every descendant. */
   async revokeTree(entry: TokenEntry): Promise<void> {
     if (isBatch(entry)) return;
@@ -182,6 +208,7 @@ export class TokenStore {
   async #remove(view: BarrierStorage, entry: TokenEntry): Promise<void> {
     await view.delete(`id/${entry.hash}`);
     await view.delete(`accessor/${await this.hash(entry.accessor, 'accessor')}`);
+    if (isWrappingToken(entry)) await view.delete(`wrapped/${entry.hash}`);
     if (entry.parentHash && entry.parentNamespaceId) {
       const parentView = await this.#view(entry.parentNamespaceId);
       await parentView?.delete(`parent/${entry.parentHash}/${entry.hash}`);
