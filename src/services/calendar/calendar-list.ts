@@ -4,15 +4,23 @@ import type { ServiceContext } from '../../core/service.ts';
 import { ROLE_RANK, type Access, type Caller, type Calendars } from './access.ts';
 import { CONFERENCE } from './calendars.ts';
 import { obj, str } from './domain/check.ts';
-import { badRequest, notFound, requiredField } from './domain/errors.ts';
+import { badRequest, fullSyncRequired, notFound, requiredField } from './domain/errors.ts';
+import { keyedPage, startOf } from './domain/keyed-page.ts';
 import { colorsOf, readListEntry } from './domain/list-entry.ts';
-import { offsetPage } from './domain/offset-page.ts';
-import { boolParam, enumParam, type Query } from './domain/params.ts';
+import { boolParam, enumParam, refuseWithSyncToken, strParam, type Query } from './domain/params.ts';
 import { etagOf } from './domain/render.ts';
+import { makeSyncToken, readSyncToken } from './domain/sync-token.ts';
 import type { CalendarRow, CalendarStore, ListEntryRow, ListOverlay } from './store.ts';
 import { calendarListTopic, type ResourceWatches } from './watches.ts';
 
 const ROLES = ['freeBusyReader', 'reader', 'writer', 'owner'] as const;
+
+/** An entry of a list page: its place, its version (for the list's ETag) and how it is shown. */
+interface ListItem {
+  key: string;
+  version: number;
+  render: () => Record<string, unknown>;
+}
 
 /** Sum of the calendar's and the overlay's versions: both only grow, so either change gives a new ETag. */
 const versionOf = (c: CalendarRow, e?: ListEntryRow) => c.version + (e?.version ?? 0);
@@ -71,22 +79,52 @@ export class CalendarList {
     return entry?.doc.defaultReminders ?? [];
   }
 
+  /**
+   * The caller's list, paged; the last page carries `nextSyncToken`. With `syncToken`, the entries that changed on the
+   * list since (overlay changes, calendars added, taken off or gone), hidden and deleted ones included.
+   */
   async list(caller: Caller, query: Query): Promise<Record<string, unknown>> {
     await this.#calendars.ensurePrimary(undefined, caller.principalId, caller.email, caller.name);
+    const syncToken = strParam(query, 'syncToken', 4096);
+    // A sync reports every change, so it cannot leave entries out.
+    if (syncToken !== undefined) refuseWithSyncToken(query, ['minAccessRole'], ['showDeleted', 'showHidden']);
     const minRole = enumParam(query, 'minAccessRole', ROLES) ?? 'freeBusyReader';
     const showHidden = boolParam(query, 'showHidden');
     const showDeleted = boolParam(query, 'showDeleted');
-    const key = `${caller.principalId}/${minRole}/${showHidden}/${showDeleted}`;
-    // The caller's own primary calendar leads; the rest follow by id.
-    const own = (c: CalendarRow) => c.isPrimary && c.ownerId === caller.principalId;
+    const queryKey = `${caller.principalId}/${minRole}/${showHidden}/${showDeleted}/${syncToken ?? ''}`;
+    // The change number is read before the list, so whatever changes after it is reported by the next sync.
+    const snap = await startOf(query, queryKey, () => this.#store.listHead(this.#ctx.kysely, caller.email));
+    const tokenKey = `calendarList:${caller.email}`;
+    const since = syncToken === undefined ? undefined : readSyncToken(syncToken, tokenKey, 'calendarList');
+    if (since !== undefined && since > snap) throw fullSyncRequired();
+
     const entries = await this.#store.listEntries(this.#ctx.kysely, caller.principalId);
-    const all = (await this.#store.calendarsOf(this.#ctx.kysely, caller.principalId, caller.email))
-      .map((c) => ({ c, e: entries.get(c.id) }))
-      .filter(({ c, e }) => ROLE_RANK[c.role] >= ROLE_RANK[minRole] && (showDeleted || !e?.removed) && (showHidden || !e?.doc.hidden))
-      .sort((a, b) => Number(own(b.c)) - Number(own(a.c)) || (a.c.id < b.c.id ? -1 : 1));
-    const page = offsetPage(all, query, key);
-    const listVersion = all.reduce((sum, { c, e }) => sum + versionOf(c, e), all.length);
-    return { kind: 'calendar#calendarList', etag: etagOf(listVersion, 4), ...page, items: page.items.map(({ c, e }) => renderListEntry(c, c.role, e)) };
+    const listed = (await this.#store.calendarsOf(this.#ctx.kysely, caller.principalId, caller.email))
+      .filter((c) => ROLE_RANK[c.role] >= ROLE_RANK.freeBusyReader)
+      .map((c) => ({ c, e: entries.get(c.id) }));
+    // The caller's own primary calendar leads (empty key); the rest follow by id.
+    const keyOf = (c: { id: string; ownerId?: string; isPrimary?: boolean }) => (c.isPrimary && c.ownerId === caller.principalId ? '' : `~${c.id}`);
+    let all: ListItem[];
+    if (since === undefined) {
+      all = listed
+        .filter(({ c, e }) => ROLE_RANK[c.role] >= ROLE_RANK[minRole] && (showDeleted || !e?.removed) && (showHidden || !e?.doc.hidden))
+        .map(({ c, e }) => ({ key: keyOf(c), version: versionOf(c, e), render: () => renderListEntry(c, c.role, e) }));
+    } else {
+      const changed = await this.#store.listChanges(this.#ctx.kysely, caller.email, since);
+      const byId = new Map(listed.map((l) => [l.c.id, l]));
+      all = [...changed].map(([id, seq]) => {
+        const found = byId.get(id);
+        if (found) return { key: keyOf(found.c), version: versionOf(found.c, found.e), render: () => renderListEntry(found.c, found.c.role, found.e) };
+        // Deleted, or no longer shared with the caller: only its id is told.
+        return { key: `~${id}`, version: seq, render: () => ({ kind: 'calendar#calendarListEntry', etag: etagOf(seq, 3), id, deleted: true }) };
+      });
+    }
+    const page = keyedPage(all, query, queryKey, snap);
+    const listVersion = all.reduce((sum, i) => sum + i.version, all.length);
+    const out: Record<string, unknown> = { kind: 'calendar#calendarList', etag: etagOf(listVersion, 4), items: page.items.map((i) => i.render()) };
+    if (page.nextPageToken !== undefined) out.nextPageToken = page.nextPageToken;
+    else out.nextSyncToken = makeSyncToken(tokenKey, snap, 'calendarList');
+    return out;
   }
 
   /** insert: puts a calendar the caller can see (back) on the list with the body's settings. */
@@ -113,6 +151,7 @@ export class CalendarList {
         throw badRequest('The primary calendar cannot be removed from the calendar list.', 'calendarId', 'cannotDeletePrimaryCalendar');
       }
       await this.#store.putListEntry(tx, { principalId: caller.principalId, calendarId: calendar.id, doc: entry?.doc ?? {}, removed: true, version: this.#nextVersion(entry) });
+      await this.#store.logListChange(tx, [caller.email], calendar.id);
       await this.#watches.changed(tx, [calendarListTopic(caller.email)]);
     });
   }
@@ -129,6 +168,7 @@ export class CalendarList {
       if (entry?.removed && !adding) throw notFound();
       const next: ListEntryRow = { principalId: caller.principalId, calendarId: calendar.id, doc: make(entry?.doc ?? {}), removed: false, version: this.#nextVersion(entry) };
       await this.#store.putListEntry(tx, next);
+      await this.#store.logListChange(tx, [caller.email], calendar.id);
       await this.#watches.changed(tx, [calendarListTopic(caller.email)]);
       return renderListEntry(calendar, role, next);
     });

@@ -1,20 +1,23 @@
 // Calendars (primary and secondary) and ACL rules.
 import type { Kysely } from 'kysely';
 import type { ServiceContext } from '../../core/service.ts';
-import type { Caller, Calendars } from './access.ts';
+import { ROLE_RANK, type Caller, type Calendars } from './access.ts';
 import { obj, only, str } from './domain/check.ts';
 import { isEmail } from './domain/check.ts';
-import { badRequest, forbidden, notFound, requiredField } from './domain/errors.ts';
+import { badRequest, forbidden, fullSyncRequired, notFound, requiredField } from './domain/errors.ts';
 import { etagOf } from './domain/render.ts';
 import { knownZone } from './domain/zone.ts';
 import { newEventId } from './domain/ids.ts';
-import { offsetPage } from './domain/offset-page.ts';
-import type { Query } from './domain/params.ts';
-import type { CalendarDoc, CalendarRow, CalendarStore } from './store.ts';
+import { keyedPage, startOf } from './domain/keyed-page.ts';
+import { boolParam, refuseWithSyncToken, strParam, type Query } from './domain/params.ts';
+import { makeSyncToken, readSyncToken } from './domain/sync-token.ts';
+import type { AclRow, CalendarDoc, CalendarRow, CalendarStore } from './store.ts';
 import { aclTopic, calendarListTopic, settingsTopic, type ResourceWatches } from './watches.ts';
 
 const READ_ONLY = ['kind', 'etag', 'id', 'conferenceProperties'];
 const ROLES = ['none', 'freeBusyReader', 'reader', 'writer', 'owner'];
+/** A role that puts the calendar on the grantee's calendar list. */
+const listed = (role: string | undefined) => ROLE_RANK[role ?? 'none'] >= ROLE_RANK.freeBusyReader;
 /** Calendars and list entries alike name the conference kinds their events may create. */
 export const CONFERENCE = { allowedConferenceSolutionTypes: ['hangoutsMeet'] };
 
@@ -56,10 +59,10 @@ export class CalendarAdmin {
     this.#watches = watches;
   }
 
-  /** The calendar-list topics of everyone whose list shows the calendar (its owner and every ACL grantee). */
+  /** The e-mails of everyone whose list shows the calendar (its owner and every ACL grantee). */
   async #audience(tx: Kysely<any>, calendar: CalendarRow): Promise<string[]> {
     const rules = await this.#store.aclRules(tx, calendar.id);
-    return [await this.#ownerEmail(calendar, tx), ...rules.map((r) => r.scopeValue)].map(calendarListTopic);
+    return [await this.#ownerEmail(calendar, tx), ...rules.filter((r) => listed(r.role)).map((r) => r.scopeValue)];
   }
 
   async insert(caller: Caller, body: unknown): Promise<CalendarRow> {
@@ -68,6 +71,7 @@ export class CalendarAdmin {
     await this.#ctx.db.write(async (tx) => {
       await this.#calendars.ensurePrimary(tx, caller.principalId, caller.email, caller.name);
       await this.#store.insertCalendar(tx, row, this.#ctx.clock.now());
+      await this.#store.logListChange(tx, [caller.email], row.id);
       await this.#watches.changed(tx, [calendarListTopic(caller.email)]);
     });
     return { ...row, changeSeq: 0, syncFloor: 0, longestMs: 0 };
@@ -80,7 +84,8 @@ export class CalendarAdmin {
       const version = Math.max(this.#ctx.clock.now(), calendar.version + 1);
       await this.#store.updateCalendar(tx, calendar.id, doc, version);
       const zoneChanged = calendar.isPrimary && doc.timeZone !== calendar.doc.timeZone;
-      await this.#watches.changed(tx, [...(await this.#audience(tx, calendar)), ...(zoneChanged ? [settingsTopic(calendar.id)] : [])]);
+      // Calendar properties are read-only on list entries: a list sync does not report them (as Calendar documents).
+      await this.#watches.changed(tx, [...(await this.#audience(tx, calendar)).map(calendarListTopic), ...(zoneChanged ? [settingsTopic(calendar.id)] : [])]);
       return { ...calendar, doc, version };
     });
   }
@@ -89,7 +94,9 @@ export class CalendarAdmin {
     await this.#ctx.db.write(async (tx) => {
       const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner', tx);
       if (calendar.isPrimary) throw badRequest('The primary calendar cannot be deleted; use calendars.clear to empty it.', 'calendarId', 'cannotDeletePrimaryCalendar');
-      await this.#watches.changed(tx, [...(await this.#audience(tx, calendar)), aclTopic(calendar.id)]);
+      const audience = await this.#audience(tx, calendar);
+      await this.#watches.changed(tx, [...audience.map(calendarListTopic), aclTopic(calendar.id)]);
+      await this.#store.logListChange(tx, audience, calendar.id);
       await this.#store.deleteCalendar(tx, calendar.id);
     });
   }
@@ -112,23 +119,45 @@ export class CalendarAdmin {
     return typeof attrs?.email === 'string' ? attrs.email.toLowerCase() : `${calendar.ownerId}@twinstack.local`;
   }
 
-  /** The owner's rule (implicit, never stored) and the stored rules, paged with `maxResults` and `pageToken`. */
+  /**
+   * The owner's rule (implicit, never stored, first) and the stored rules by id, paged with `maxResults` and
+   * `pageToken`; `showDeleted` adds the deleted rules (role `none`). With `syncToken`, the rules changed since, deleted
+   * ones included; the last page carries `nextSyncToken`.
+   */
   async aclList(caller: Caller, calendarId: string, query: Query): Promise<Record<string, unknown>> {
     const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner');
-    const rules = await this.#store.aclRules(this.#ctx.kysely, calendar.id);
-    const all = [ownerRule(calendar, await this.#ownerEmail(calendar)), ...rules.map(renderRule)];
+    const syncToken = strParam(query, 'syncToken', 4096);
+    if (syncToken !== undefined) refuseWithSyncToken(query, [], ['showDeleted']);
+    const showDeleted = boolParam(query, 'showDeleted');
+    const queryKey = `acl\u0000${calendar.id}\u0000${showDeleted}\u0000${syncToken ?? ''}`;
+    const snap = await startOf(query, queryKey, () => calendar.changeSeq);
+    let rules: RuleFields[];
+    if (syncToken !== undefined) {
+      const since = readSyncToken(syncToken, calendar.id, 'acl');
+      if (since > snap) throw fullSyncRequired();
+      // The owner's rule never changes, so a sync never reports it.
+      rules = await this.#store.aclChanges(this.#ctx.kysely, calendar.id, since);
+    } else {
+      rules = [ownerRule(calendar, await this.#ownerEmail(calendar)), ...(await this.#store.aclRules(this.#ctx.kysely, calendar.id, showDeleted))];
+    }
+    // The owner's rule (only ever the first) has the empty key, so it leads; the others follow by id.
+    const keyed = rules.map((rule, i) => ({ key: syncToken === undefined && i === 0 ? '' : idOf(rule), rule }));
+    const page = keyedPage(keyed, query, queryKey, snap);
     // Every rule's version only grows, so a changed role gives the list a new ETag too.
     const version = rules.reduce((sum, r) => sum + r.version, calendar.version + rules.length);
-    return { kind: 'calendar#acl', etag: etagOf(version, 6), ...offsetPage(all, query, `acl\u0000${calendar.id}`) };
+    const out: Record<string, unknown> = { kind: 'calendar#acl', etag: etagOf(version, 6), items: page.items.map((i) => renderRule(i.rule)) };
+    if (page.nextPageToken !== undefined) out.nextPageToken = page.nextPageToken;
+    else out.nextSyncToken = makeSyncToken(calendar.id, snap, 'acl');
+    return out;
   }
 
   async aclGet(caller: Caller, calendarId: string, ruleId: string): Promise<Record<string, unknown>> {
     const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner');
     const [type, value] = splitRule(ruleId);
     const ownerEmail = await this.#ownerEmail(calendar);
-    if (value === ownerEmail) return ownerRule(calendar, ownerEmail);
+    if (value === ownerEmail) return renderRule(ownerRule(calendar, ownerEmail));
     const rule = await this.#store.aclRule(this.#ctx.kysely, calendar.id, type, value);
-    if (!rule) throw notFound();
+    if (!rule || rule.deleted) throw notFound();
     return renderRule(rule);
   }
 
@@ -156,11 +185,21 @@ export class CalendarAdmin {
     return this.#ctx.db.write(async (tx) => {
       const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner', tx);
       if (scopeValue === (await this.#ownerEmail(calendar, tx))) throw forbidden('The owner rule of a calendar cannot be changed.', 'cannotChangeOwnAcl');
-      const existing = await this.#store.aclRule(tx, calendar.id, 'user', scopeValue!);
+      // A tombstone's version still counts, so a rule added again gets a new ETag.
+      const stored = await this.#store.aclRule(tx, calendar.id, 'user', scopeValue!);
+      const existing = stored?.deleted ? undefined : stored;
       if (ruleId !== undefined && !existing) throw notFound();
-      const rule = { calendarId: calendar.id, scopeType: 'user', scopeValue: scopeValue!, role: (role as string | undefined) ?? existing!.role, version: Math.max(this.#ctx.clock.now(), (existing?.version ?? 0) + 1) };
+      const rule: AclRow = {
+        calendarId: calendar.id,
+        scopeType: 'user',
+        scopeValue: scopeValue!,
+        role: (role as string | undefined) ?? existing!.role,
+        version: Math.max(this.#ctx.clock.now(), (stored?.version ?? 0) + 1),
+        deleted: false,
+        changeSeq: await this.#store.nextChange(tx, calendar.id),
+      };
       await this.#store.putAclRule(tx, rule);
-      await this.#watches.changed(tx, [aclTopic(calendar.id), calendarListTopic(rule.scopeValue)]);
+      await this.#ruleChanged(tx, existing, rule);
       return renderRule(rule);
     });
   }
@@ -170,9 +209,19 @@ export class CalendarAdmin {
     await this.#ctx.db.write(async (tx) => {
       const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner', tx);
       if (value === (await this.#ownerEmail(calendar, tx))) throw forbidden('The owner rule of a calendar cannot be deleted.', 'cannotChangeOwnAcl');
-      if (!(await this.#store.deleteAclRule(tx, calendar.id, type, value))) throw notFound();
-      await this.#watches.changed(tx, [aclTopic(calendar.id), calendarListTopic(value)]);
+      const existing = await this.#store.aclRule(tx, calendar.id, type, value);
+      if (!existing || existing.deleted) throw notFound();
+      // Kept as a tombstone with role `none`, so acl.list with syncToken or showDeleted reports the deletion.
+      const tombstone: AclRow = { ...existing, role: 'none', deleted: true, version: Math.max(this.#ctx.clock.now(), existing.version + 1), changeSeq: await this.#store.nextChange(tx, calendar.id) };
+      await this.#store.putAclRule(tx, tombstone);
+      await this.#ruleChanged(tx, existing, tombstone);
     });
+  }
+
+  /** Notifies the ACL's and the grantee's watchers; the grantee's list changes when the calendar joins or leaves it. */
+  async #ruleChanged(tx: Kysely<any>, before: AclRow | undefined, after: AclRow): Promise<void> {
+    await this.#watches.changed(tx, [aclTopic(after.calendarId), calendarListTopic(after.scopeValue)]);
+    if (listed(before?.role) !== listed(after.role)) await this.#store.logListChange(tx, [after.scopeValue], after.calendarId);
   }
 }
 
@@ -183,12 +232,16 @@ function splitRule(ruleId: string): ['user', string] {
   return ['user', ruleId.slice(colon + 1).toLowerCase()];
 }
 
-const ownerRule = (calendar: CalendarRow, ownerEmail: string) => renderRule({ scopeType: 'user', scopeValue: ownerEmail, role: 'owner', version: calendar.version });
+type RuleFields = Pick<AclRow, 'scopeType' | 'scopeValue' | 'role' | 'version'>;
 
-const renderRule = (r: { scopeType: string; scopeValue: string; role: string; version: number }) => ({
+const ownerRule = (calendar: CalendarRow, ownerEmail: string): RuleFields => ({ scopeType: 'user', scopeValue: ownerEmail, role: 'owner', version: calendar.version });
+
+const idOf = (r: RuleFields) => `${r.scopeType}:${r.scopeValue}`;
+
+const renderRule = (r: RuleFields) => ({
   kind: 'calendar#aclRule',
   etag: etagOf(r.version, 5),
-  id: `${r.scopeType}:${r.scopeValue}`,
+  id: idOf(r),
   scope: { type: r.scopeType, value: r.scopeValue },
   role: r.role,
 });

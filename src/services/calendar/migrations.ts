@@ -3,7 +3,7 @@
 import type { Kysely, Migration } from 'kysely';
 import { columnTypes } from '../../core/db/dialect.ts';
 
-export const TABLES = ['calendar_series_shapes', 'calendar_list_entries', 'calendar_events', 'calendar_acl', 'calendar_calendars'];
+export const TABLES = ['calendar_list_changes', 'calendar_list_heads', 'calendar_series_shapes', 'calendar_list_entries', 'calendar_events', 'calendar_acl', 'calendar_calendars'];
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': {
@@ -102,6 +102,31 @@ export const migrations: Record<string, Migration> = {
         .addColumn('shape', t.json, (c) => c.notNull())
         .addPrimaryKeyConstraint('calendar_series_shapes_pk', ['calendar_id', 'event_id', 'until_seq'])
         .execute();
+    },
+  },
+  // Incremental sync of the ACL and of each user's calendar list. A deleted ACL rule stays as a tombstone (role
+  // `none`) with the calendar's change number of its last change. A user's calendar list changes are logged per
+  // calendar under the user's own counter: the list is derived, so an entry that left it (a lost share, a deleted
+  // calendar) has nowhere else to be remembered.
+  '0005_acl_and_list_sync': {
+    async up(db: Kysely<any>) {
+      const t = columnTypes(db);
+      await db.schema.alterTable('calendar_acl').addColumn('deleted', t.bool, (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('calendar_acl').addColumn('change_seq', t.bigint, (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .createTable('calendar_list_heads')
+        .addColumn('email', t.text, (c) => c.primaryKey())
+        .addColumn('seq', t.bigint, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('calendar_list_changes')
+        .addColumn('email', t.text, (c) => c.notNull())
+        .addColumn('calendar_id', t.text, (c) => c.notNull())
+        // The user's change number of the calendar's last change on their list.
+        .addColumn('seq', t.bigint, (c) => c.notNull())
+        .addPrimaryKeyConstraint('calendar_list_changes_pk', ['email', 'calendar_id'])
+        .execute();
+      await db.schema.createIndex('calendar_list_changes_seq').on('calendar_list_changes').columns(['email', 'seq']).execute();
     },
   },
 };

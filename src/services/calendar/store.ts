@@ -60,8 +60,13 @@ export interface AclRow {
   calendarId: string;
   scopeType: string;
   scopeValue: string;
+  /** `none` once deleted. */
   role: string;
   version: number;
+  /** A tombstone kept for sync (acl.list with syncToken or showDeleted). */
+  deleted: boolean;
+  /** The calendar's change number of the rule's last change. */
+  changeSeq: number;
 }
 
 /** The span and series columns of an event row. */
@@ -93,7 +98,15 @@ export const toEvent = (r: any): EventRow => ({
 
 const toListEntry = (r: any): ListEntryRow => ({ principalId: r.principal_id, calendarId: r.calendar_id, doc: JSON.parse(r.doc), removed: Number(r.removed) === 1, version: Number(r.version) });
 
-const toAcl = (r: any): AclRow => ({ calendarId: r.calendar_id, scopeType: r.scope_type, scopeValue: r.scope_value, role: r.role, version: Number(r.version) });
+const toAcl = (r: any): AclRow => ({
+  calendarId: r.calendar_id,
+  scopeType: r.scope_type,
+  scopeValue: r.scope_value,
+  role: r.role,
+  version: Number(r.version),
+  deleted: Number(r.deleted) === 1,
+  changeSeq: Number(r.change_seq),
+});
 
 export const EVENT_COLUMNS = ['calendar_id', 'doc', 'start_ms', 'end_ms', 'change_seq', 'updated_at'] as const;
 
@@ -115,6 +128,7 @@ export class CalendarStore {
       .select('calendar_acl.role as role')
       .where('calendar_acl.scope_type', '=', 'user')
       .where('calendar_acl.scope_value', '=', email.toLowerCase())
+      .where('calendar_acl.deleted', '=', 0)
       .where('calendar_calendars.owner_id', '<>', ownerId)
       .execute();
     return [...owned.map((r) => ({ ...toCalendar(r), role: 'owner' })), ...shared.filter((r: any) => r.role !== 'none').map((r: any) => ({ ...toCalendar(r), role: r.role as string }))];
@@ -189,6 +203,7 @@ export class CalendarStore {
 
   // ---- access control
 
+  /** A rule, its tombstone included (a tombstone's role is `none`, so it grants nothing). */
   async aclRule(db: Kysely<any>, calendarId: string, scopeType: string, scopeValue: string): Promise<AclRow | undefined> {
     const row = await db
       .selectFrom('calendar_acl')
@@ -200,27 +215,62 @@ export class CalendarStore {
     return row ? toAcl(row) : undefined;
   }
 
-  async aclRules(db: Kysely<any>, calendarId: string): Promise<AclRow[]> {
-    const rows = await db.selectFrom('calendar_acl').selectAll().where('calendar_id', '=', calendarId).orderBy('scope_type').orderBy('scope_value').execute();
+  /** The calendar's rules; tombstones only with `withDeleted`. */
+  async aclRules(db: Kysely<any>, calendarId: string, withDeleted = false): Promise<AclRow[]> {
+    let q = db.selectFrom('calendar_acl').selectAll().where('calendar_id', '=', calendarId);
+    if (!withDeleted) q = q.where('deleted', '=', 0);
+    return (await q.execute()).map(toAcl);
+  }
+
+  /** Rules (tombstones included) changed after the calendar's change number `afterSeq`. */
+  async aclChanges(db: Kysely<any>, calendarId: string, afterSeq: number): Promise<AclRow[]> {
+    const rows = await db.selectFrom('calendar_acl').selectAll().where('calendar_id', '=', calendarId).where('change_seq', '>', afterSeq).execute();
     return rows.map(toAcl);
   }
 
+  /** Writes a rule, or its tombstone (`deleted`). */
   async putAclRule(db: Kysely<any>, rule: AclRow): Promise<void> {
+    const values = { role: rule.role, version: rule.version, deleted: rule.deleted ? 1 : 0, change_seq: rule.changeSeq };
     await db
       .insertInto('calendar_acl')
-      .values({ calendar_id: rule.calendarId, scope_type: rule.scopeType, scope_value: rule.scopeValue, role: rule.role, version: rule.version })
-      .onConflict((oc) => oc.columns(['calendar_id', 'scope_type', 'scope_value']).doUpdateSet({ role: rule.role, version: rule.version }))
+      .values({ calendar_id: rule.calendarId, scope_type: rule.scopeType, scope_value: rule.scopeValue, ...values })
+      .onConflict((oc) => oc.columns(['calendar_id', 'scope_type', 'scope_value']).doUpdateSet(values))
       .execute();
   }
 
-  async deleteAclRule(db: Kysely<any>, calendarId: string, scopeType: string, scopeValue: string): Promise<boolean> {
-    const r = await db
-      .deleteFrom('calendar_acl')
-      .where('calendar_id', '=', calendarId)
-      .where('scope_type', '=', scopeType)
-      .where('scope_value', '=', scopeValue)
-      .executeTakeFirst();
-    return Number(r.numDeletedRows) > 0;
+  // ---- calendar list changes (sync)
+
+  /** The user's last calendar-list change number (0 before any). */
+  async listHead(db: Kysely<any>, email: string): Promise<number> {
+    const row = await db.selectFrom('calendar_list_heads').select('seq').where('email', '=', email).executeTakeFirst();
+    return Number(row?.seq ?? 0);
+  }
+
+  /**
+   * Records that the calendar changed on each user's list: each user's counter is raised (its row stays locked for
+   * the rest of the unit, so a sync token never skips a change) and the calendar's entry takes the new number.
+   */
+  async logListChange(db: Kysely<any>, emails: Iterable<string>, calendarId: string): Promise<void> {
+    for (const email of new Set([...emails].map((e) => e.toLowerCase()))) {
+      const head = await db
+        .insertInto('calendar_list_heads')
+        .values({ email, seq: 1 })
+        .onConflict((oc) => oc.column('email').doUpdateSet((eb) => ({ seq: eb('calendar_list_heads.seq', '+', 1) })))
+        .returning('seq')
+        .executeTakeFirstOrThrow();
+      const seq = Number(head.seq);
+      await db
+        .insertInto('calendar_list_changes')
+        .values({ email, calendar_id: calendarId, seq })
+        .onConflict((oc) => oc.columns(['email', 'calendar_id']).doUpdateSet({ seq }))
+        .execute();
+    }
+  }
+
+  /** The calendars whose entry on the user's list changed after `afterSeq`, with the number of their last change. */
+  async listChanges(db: Kysely<any>, email: string, afterSeq: number): Promise<Map<string, number>> {
+    const rows = await db.selectFrom('calendar_list_changes').select(['calendar_id', 'seq']).where('email', '=', email).where('seq', '>', afterSeq).execute();
+    return new Map(rows.map((r) => [r.calendar_id as string, Number(r.seq)]));
   }
 
   // ---- events

@@ -60,6 +60,16 @@ export function checkTimeRange(timeMin: number | undefined, timeMax: number | un
   }
 }
 
+/** A list with `syncToken` refuses the parameters in `forbidden`, and the flags in `notFalse` set to false. */
+export function refuseWithSyncToken(q: Query, forbidden: readonly string[], notFalse: readonly string[]): void {
+  for (const name of forbidden) {
+    if (q[name] !== undefined) throw badRequest(`The ${name} parameter cannot be used together with syncToken.`, name);
+  }
+  for (const name of notFalse) {
+    if (first(q[name]) === 'false') throw badRequest(`The ${name} parameter cannot be false together with syncToken.`, name);
+  }
+}
+
 export interface WriteQuery {
   conferenceDataVersion: number;
   supportsAttachments: boolean;
@@ -130,13 +140,8 @@ export function readListQuery(q: Query): ListQuery {
   };
   out.maxResults = Math.min(out.maxResults, 2500);
   for (const t of out.eventTypes) if (!(EVENT_TYPES as readonly string[]).includes(t)) throw badRequest(`Invalid value for eventTypes: ${t}`, 'eventTypes');
-  if (out.syncToken !== undefined) {
-    for (const name of SYNC_FORBIDDEN) {
-      if (q[name] !== undefined) throw badRequest(`The ${name} parameter cannot be used together with syncToken.`, name);
-    }
-    // A sync always carries the deletions since the token, so they cannot be asked away.
-    if (first(q.showDeleted) === 'false') throw badRequest('The showDeleted parameter cannot be false together with syncToken.', 'showDeleted');
-  }
+  // A sync always carries the deletions since the token, so they cannot be asked away.
+  if (out.syncToken !== undefined) refuseWithSyncToken(q, SYNC_FORBIDDEN, ['showDeleted']);
   if (out.orderBy === 'startTime' && !out.singleEvents) {
     throw badRequest('The requested ordering is not available for the particular query.', 'orderBy');
   }

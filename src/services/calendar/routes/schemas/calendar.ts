@@ -5,7 +5,7 @@ import { CALENDAR_COLORS } from '../../domain/colors.ts';
 import { googleQuery } from '../../../../core/google/query-schema.ts';
 import { stringEnum } from '../../../../core/http/schema-types.ts';
 import { ReminderList } from './event.ts';
-import { flag, maxResults, pageToken, readOnly } from './common.ts';
+import { flag, maxResults, pageToken, readOnly, syncToken } from './common.ts';
 
 const closed = { additionalProperties: false } as const;
 
@@ -66,9 +66,15 @@ export const CalendarListQuery = googleQuery({
   minAccessRole: Type.Optional(stringEnum(['freeBusyReader', 'reader', 'writer', 'owner'], { description: 'The minimum access role for the user in the returned entries.' })),
   showHidden: flag('Whether to show hidden entries.'),
   showDeleted: flag('Whether to include deleted calendar list entries in the result.'),
+  syncToken: { ...syncToken, description: `${syncToken.description} Deleted and hidden entries are always included; cannot be combined with minAccessRole, showDeleted=false or showHidden=false.` },
 }, { unknownParameters: 'ignored' });
 
-export const AclListQuery = googleQuery({ maxResults: maxResults(100, 250), pageToken }, { unknownParameters: 'ignored' });
+export const AclListQuery = googleQuery({
+  maxResults: maxResults(100, 250),
+  pageToken,
+  showDeleted: flag('Whether to include deleted rules (role "none") in the result.'),
+  syncToken: { ...syncToken, description: `${syncToken.description} Deleted rules (role "none") are always included; cannot be combined with showDeleted=false.` },
+}, { unknownParameters: 'ignored' });
 
 export const AclRule = Type.Object(
   {
