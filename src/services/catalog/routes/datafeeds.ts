@@ -191,7 +191,7 @@ export function datafeedOperations(): Operation[] {
       method: 'datafeeds.custombatch',
       wire: 'DatafeedsCustomBatchRequest',
       kind: 'content#datafeedsCustomBatchResponse',
-      entryKind: 'content#datafeedsCustomBatchResponseEntry',
+      // Content API's DatafeedsCustomBatchResponseEntry has no `kind`, unlike the products and accounts entries.
       params: ['merchantId', 'datafeedId'],
       methods: {
         get: { op: get, result: 'datafeed' },
