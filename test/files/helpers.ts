@@ -11,7 +11,10 @@ export const OTHER_SCOPED_TOKENS = {
   'drive.metadata': 'files-test-other-metadata-token',
   'drive.metadata.readonly': 'files-test-other-metadata-readonly-token',
   'drive.readonly': 'files-test-other-readonly-token',
+  'drive.appdata': 'files-test-other-appdata-token',
 } as const;
+/** A token of the second user holding both `drive` and `drive.appdata`, as an app using both spaces asks. */
+export const OTHER_DRIVE_AND_APPDATA_TOKEN = 'files-test-other-drive-appdata-token';
 
 export async function startFiles(database: 'sqlite' | 'postgres', settings: Record<string, unknown> = {}, clock: 'system' | 'manual' = 'system'): Promise<TestRuntime> {
   return startTestRuntime({
@@ -27,6 +30,7 @@ export async function startFiles(database: 'sqlite' | 'postgres', settings: Reco
         attrs: { email: OTHER_EMAIL },
         credentials: [
           { type: 'bearer', value: OTHER_TOKEN, scopes: ['https://www.googleapis.com/auth/drive'] },
+          { type: 'bearer', value: OTHER_DRIVE_AND_APPDATA_TOKEN, scopes: ['https://www.googleapis.com/auth/drive', 'https://www.googleapis.com/auth/drive.appdata'] },
           ...Object.entries(OTHER_SCOPED_TOKENS).map(([scope, value]) => ({ type: 'bearer' as const, value, scopes: [`https://www.googleapis.com/auth/${scope}`] })),
         ],
       },

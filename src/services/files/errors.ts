@@ -24,3 +24,13 @@ export const preconditionFailed = () =>
   new GoogleError(412, 'Precondition Failed', { reason: 'conditionNotMet', location: 'If-Match', locationType: 'header' });
 
 export const conflict = (message: string, reason = 'conflict') => new GoogleError(409, message, { reason });
+
+/** What Drive refuses for files in the application data folder: sharing, moving between spaces, trashing. */
+export const notSupportedForAppData = (message = 'Method not supported for files within the Application Data folder.') =>
+  new GoogleError(403, message, { reason: 'notSupportedForAppDataFolderFiles' });
+
+export const appDataNotTrashable = () => notSupportedForAppData('Files within the Application Data folder cannot be trashed.');
+
+/** A list of spaces (files.list, changes.list, generateIds) the credential's scopes do not reach. */
+export const spacesNotGranted = (location = 'spaces') =>
+  new GoogleError(403, 'The granted scopes do not give access to all of the requested spaces.', { reason: 'insufficientScopes', location, locationType: 'parameter' });

@@ -275,4 +275,13 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('files_files').dropColumn('modified_by_me_at').execute();
     },
   },
+  // The application data folder: every file has a space, inherited from its parents and never changed, and each
+  // change remembers its file's space, so a feed read by space keeps the removals of files that are gone.
+  '0005_spaces': {
+    async up(db: Kysely<any>) {
+      const t = columnTypes(db);
+      await db.schema.alterTable('files_files').addColumn('space', t.text, (c) => c.notNull().defaultTo('drive')).execute();
+      await db.schema.alterTable('files_changes').addColumn('space', t.text, (c) => c.notNull().defaultTo('drive')).execute();
+    },
+  },
 };

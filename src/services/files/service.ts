@@ -9,12 +9,13 @@ import { atLeast, granteeKey, permissionIdForEmail, type Role } from './domain/r
 import { fileNotFound, insufficientPermissions, preconditionFailed } from './errors.ts';
 import { readSettings, type FilesSettings } from './settings.ts';
 import { audienceOf, roleOf } from './store/access.ts';
-import { appendChanges } from './store/changes.ts';
+import { appendChanges, type ChangeRow } from './store/changes.ts';
 import { getFile, insertFile, type FileRecord } from './store/files.ts';
 import { recordModification } from './store/modifications.ts';
 import { putPermission } from './store/permissions.ts';
-import { Users, type Caller } from './users.ts';
+import { Users, resolveAlias, type Caller } from './users.ts';
 import { etagOf } from './domain/etag.ts';
+import type { Space } from './domain/spaces.ts';
 
 export const SERVICE = 'files';
 
@@ -56,35 +57,46 @@ export class FilesService {
     this.#roots.clear();
   }
 
-  /** Creates the caller's My Drive root folder the first time it is needed. */
+  /**
+   * Creates the caller's My Drive root folder and application data folder the first time they are needed: both are
+   * roots (never listed, trashed, deleted, renamed or moved), owned by the caller, in their own spaces.
+   */
   async ensureRoot(caller: Caller): Promise<void> {
     if (this.#roots.has(caller.rootId)) return;
-    const exists = await this.db.selectFrom('files_files').select('id').where('id', '=', caller.rootId).executeTakeFirst();
-    if (!exists) {
+    const roots: Array<{ id: string; title: string; space: Space }> = [
+      { id: caller.rootId, title: 'My Drive', space: 'drive' },
+      { id: caller.appDataId, title: 'Application Data', space: 'appDataFolder' },
+    ];
+    const missing = async (db: Kysely<any>) => {
+      const found = await db.selectFrom('files_files').select('id').where('id', 'in', roots.map((r) => r.id)).execute();
+      return roots.filter((r) => !found.some((f) => f.id === r.id));
+    };
+    if ((await missing(this.db)).length) {
       await this.ctx.db.write(async (tx) => {
-        if (await tx.selectFrom('files_files').select('id').where('id', '=', caller.rootId).executeTakeFirst()) return;
         const now = this.now();
-        await insertFile(tx, newFileRecord({ id: caller.rootId, ownerEmail: caller.email, title: 'My Drive', mimeType: FOLDER, now, isRoot: true }), []);
-        await recordModification(tx, caller.rootId, caller.email, now);
-        await putPermission(tx, {
-          fileId: caller.rootId,
-          id: permissionIdForEmail(caller.email),
-          type: 'user',
-          role: 'owner',
-          grantee: granteeKey('user', caller.email),
-          withLink: false,
-          expiresAt: null,
-          createdAt: now,
-          version: 1,
-        });
+        for (const root of await missing(tx)) {
+          await insertFile(tx, newFileRecord({ id: root.id, ownerEmail: caller.email, title: root.title, mimeType: FOLDER, now, isRoot: true, space: root.space }), []);
+          await recordModification(tx, root.id, caller.email, now);
+          await putPermission(tx, {
+            fileId: root.id,
+            id: permissionIdForEmail(caller.email),
+            type: 'user',
+            role: 'owner',
+            grantee: granteeKey('user', caller.email),
+            withLink: false,
+            expiresAt: null,
+            createdAt: now,
+            version: 1,
+          });
+        }
       });
     }
     this.#roots.add(caller.rootId);
   }
 
-  /** `root` names the caller's My Drive. */
+  /** `root` names the caller's My Drive, `appDataFolder` their application data folder. */
   resolveId(caller: Caller, id: string): string {
-    return id === 'root' ? caller.rootId : id;
+    return resolveAlias(caller, id);
   }
 
   /** The file and the caller's role on it; 404 without access (as Drive answers), 403 when the role is too weak. */
@@ -95,6 +107,8 @@ export class FilesService {
     const file = await getFile(db, id, locking ? (options.readOnly ? 'share' : 'update') : undefined);
     const role = file ? await roleOf(db, id, caller.keys, this.now()) : undefined;
     if (!file || !role || (file.driveId && !options.supportsAllDrives && !file.isRoot)) throw fileNotFound(rawId);
+    // A space the credential's scopes do not reach hides its files, as files of other apps are hidden.
+    if (!caller.spaces.has(file.space)) throw fileNotFound(rawId);
     if (options.need && !atLeast(role, options.need)) throw insufficientPermissions();
     if (options.ifMatch !== undefined && options.ifMatch !== '*' && options.ifMatch !== etagOf(file.id, file.version)) throw preconditionFailed();
     return { file, role };
@@ -121,6 +135,8 @@ export class FilesService {
 
 interface Touched {
   before: Set<string>;
+  /** The file's space when it was first touched (a file deleted by the unit has no row to read it from after). */
+  space: Space | undefined;
   state: string;
   changed: Set<string>;
 }
@@ -149,7 +165,8 @@ export class Unit {
   async touch(fileId: string, state = 'update', changed: string[] = []): Promise<void> {
     let entry = this.#files.get(fileId);
     if (!entry) {
-      entry = { before: await audienceOf(this.tx, fileId), state, changed: new Set() };
+      const row = await this.tx.selectFrom('files_files').select('space').where('id', '=', fileId).executeTakeFirst();
+      entry = { before: await audienceOf(this.tx, fileId), space: row?.space, state, changed: new Set() };
       this.#files.set(fileId, entry);
     }
     if (state !== 'update') entry.state = state;
@@ -169,20 +186,21 @@ export class Unit {
   }
 
   async finish(): Promise<void> {
-    const rows: Array<{ subject: string; fileId: string | null; driveId: string | null; changeType: 'file' | 'drive'; at: number }> = [];
+    const rows: ChangeRow[] = [];
     const subjects = new Set<string>();
     for (const [fileId, t] of this.#files) {
       const after = await audienceOf(this.tx, fileId);
-      const file = await this.tx.selectFrom('files_files').select('drive_id').where('id', '=', fileId).executeTakeFirst();
+      const file = await this.tx.selectFrom('files_files').select(['drive_id', 'space']).where('id', '=', fileId).executeTakeFirst();
+      const space = file?.space ?? t.space ?? 'drive';
       for (const subject of new Set([...t.before, ...after])) {
-        rows.push({ subject, fileId, driveId: file?.drive_id ?? null, changeType: 'file', at: this.now });
+        rows.push({ subject, fileId, driveId: file?.drive_id ?? null, space, changeType: 'file', at: this.now });
         subjects.add(subject);
       }
       await this.svc.channels.notify(this.tx, { service: SERVICE, topic: `files:${fileId}`, state: t.state, changed: [...t.changed] });
     }
     for (const [driveId, members] of this.#drives) {
       for (const subject of [`drive:${driveId}`, ...members]) {
-        rows.push({ subject, fileId: null, driveId, changeType: 'drive', at: this.now });
+        rows.push({ subject, fileId: null, driveId, space: 'drive', changeType: 'drive', at: this.now });
         subjects.add(subject);
       }
     }
@@ -199,11 +217,13 @@ export function newFileRecord(input: {
   mimeType: string;
   now: number;
   isRoot?: boolean;
+  space?: Space;
 }): FileRecord {
   return {
     id: input.id,
     ownerEmail: input.ownerEmail,
     driveId: input.driveId ?? null,
+    space: input.space ?? 'drive',
     isRoot: input.isRoot ?? false,
     title: input.title,
     mimeType: input.mimeType,

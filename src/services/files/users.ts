@@ -3,10 +3,11 @@
 // whichever principal has it.
 import type { FastifyRequest } from 'fastify';
 import { authenticateGoogle } from '../../core/google/index.ts';
-import type { Principal } from '../../core/identity.ts';
+import { hasScope, type Principal } from '../../core/identity.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { granteeKey } from './domain/roles.ts';
-import { rootFolderId } from './domain/ids.ts';
+import { appDataFolderId, rootFolderId } from './domain/ids.ts';
+import { APP_DATA_ALIAS, SPACES, spacesReached, type Space } from './domain/spaces.ts';
 
 export interface DriveUser {
   email: string;
@@ -18,6 +19,10 @@ export interface DriveUser {
 export interface Caller extends DriveUser {
   principalId: string;
   rootId: string;
+  /** The `appDataFolder` alias. */
+  appDataId: string;
+  /** The spaces the credential reaches: a file of another space is unknown to it (404). */
+  spaces: ReadonlySet<Space>;
   /** Grantee keys that admit the caller (user, groups, domain, anyone). */
   keys: string[];
 }
@@ -44,16 +49,25 @@ export function userOf(p: Principal): DriveUser {
 }
 
 export async function authenticate(req: FastifyRequest, ctx: ServiceContext, need: ScopeNeed): Promise<Caller> {
-  const { principal } = await authenticateGoogle(req, ctx.identity, { scopes: SCOPES[need], apiKey: true });
-  return callerOf(principal);
+  const { principal, credential, via } = await authenticateGoogle(req, ctx.identity, { scopes: SCOPES[need], apiKey: true });
+  // An API key carries no scopes: it reaches the drive space only, where shared files are.
+  return callerOf(principal, via === 'api_key' ? new Set(['drive']) : spacesReached((scopes) => hasScope(credential, ...scopes)));
 }
 
-export function callerOf(principal: Principal): Caller {
+/** The aliases a caller may use for a file id: `root` (My Drive) and `appDataFolder`. */
+export function resolveAlias(caller: Caller, id: string): string {
+  if (id === 'root') return caller.rootId;
+  return id === APP_DATA_ALIAS ? caller.appDataId : id;
+}
+
+export function callerOf(principal: Principal, spaces: ReadonlySet<Space> = new Set(SPACES)): Caller {
   const user = userOf(principal);
   return {
     ...user,
     principalId: principal.id,
     rootId: rootFolderId(user.email),
+    appDataId: appDataFolderId(user.email),
+    spaces,
     keys: [granteeKey('user', user.email), ...user.groups.map((g) => granteeKey('group', g)), granteeKey('domain', user.domain), 'anyone'],
   };
 }

@@ -7,7 +7,8 @@ import { isIdFormat, newFileId } from '../domain/ids.ts';
 import { DEFAULT_BINARY, FOLDER, isFolder, isWorkspace } from '../domain/mime.ts';
 import { MAX_PER_VISIBILITY } from '../domain/properties.ts';
 import { granteeKey, permissionIdForEmail, type Role } from '../domain/roles.ts';
-import { badRequest, conflict, forbidden, insufficientPermissions, invalidValue } from '../errors.ts';
+import { appDataNotTrashable, badRequest, conflict, forbidden, insufficientPermissions, invalidValue, notSupportedForAppData, spacesNotGranted } from '../errors.ts';
+import type { Space } from '../domain/spaces.ts';
 import { newFileRecord, type Unit } from '../service.ts';
 import { getFile, insertFile, parentsOf, saveFile, setParents, type FileRecord } from '../store/files.ts';
 import { putPermission } from '../store/permissions.ts';
@@ -43,11 +44,14 @@ export interface UpdateOptions extends InsertOptions {
 
 export async function createFile(u: Unit, patch: FilePatch, content: NewContent | undefined, options: InsertOptions): Promise<FileRecord> {
   const caller = u.caller!;
-  const id = patch.id === undefined ? newFileId() : await claimGeneratedId(u, patch.id);
-  const { ids: parents, driveId } = await checkParents(u, patch.parents ?? [caller.rootId], options.supportsAllDrives);
+  // A file without parents is in the drive space, and so is one placed in My Drive's root by default.
+  if (!patch.parents?.length && !caller.spaces.has('drive')) throw spacesNotGranted('parents');
+  const { ids: parents, driveId, space = 'drive' } = await checkParents(u, patch.parents ?? [caller.rootId], options.supportsAllDrives);
+  const id = patch.id === undefined ? newFileId() : await claimGeneratedId(u, patch.id, space);
+  if (patch.trashed && space === 'appDataFolder') throw appDataNotTrashable();
   const mimeType = content?.mimeType ?? patch.mimeType ?? DEFAULT_BINARY;
   if (content && isFolder(mimeType)) throw badRequest('A folder cannot have content.');
-  const file = newFileRecord({ id, ownerEmail: driveId ? null : caller.email, driveId, title: patch.title ?? 'Untitled', mimeType, now: u.now });
+  const file = newFileRecord({ id, ownerEmail: driveId ? null : caller.email, driveId, space, title: patch.title ?? 'Untitled', mimeType, now: u.now });
   applyMetadata(file, patch);
   if (patch.modifiedDate !== undefined) file.modifiedAt = patch.modifiedDate;
   await markModifiedBy(u, file, file.modifiedAt);
@@ -86,9 +90,11 @@ export async function updateFile(u: Unit, file: FileRecord, role: Role, patch: F
     let next = patch.parents ? resolve(patch.parents) : current;
     next = [...new Set([...next.filter((p) => !resolve(options.removeParents).includes(p)), ...resolve(options.addParents)])];
     const added = next.filter((p) => !current.includes(p));
-    const { driveId } = await checkParents(u, added, options.supportsAllDrives, file.id);
+    const { driveId, space } = await checkParents(u, added, options.supportsAllDrives, file.id);
+    // Files never move between spaces: into or out of the application data folder.
+    if (added.length && space !== file.space) throw notSupportedForAppData();
     if (added.length && driveId !== file.driveId) throw badRequest('Moving items between My Drive and a shared drive is not supported.', 'teamDrivesParentLimit');
-    if (next.length === 0 && !file.driveId) next = [caller.rootId];
+    if (next.length === 0 && !file.driveId) next = [file.space === 'appDataFolder' ? caller.appDataId : caller.rootId];
     if (next.length === 0) throw badRequest('A shared drive item must keep a parent.', 'teamDrivesParentLimit');
     await setParents(u.tx, file.id, next);
     changed.push('parents');
@@ -177,11 +183,11 @@ export async function markViewed(u: Unit, fileId: string, at: number): Promise<v
     .execute();
 }
 
-/** An id from generateIds, reserved by this caller and not used yet. */
-async function claimGeneratedId(u: Unit, id: string): Promise<string> {
+/** An id from generateIds, reserved by this caller for the new file's space and not used yet. */
+async function claimGeneratedId(u: Unit, id: string, space: Space): Promise<string> {
   if (!isIdFormat(id)) throw invalidValue('id', `The provided file ID is not usable: ${id}`, 'fileIdNotUsable');
   if (await getFile(u.tx, id)) throw conflict('A file already exists with the provided ID.', 'fileIdInUse');
-  const claimed = await u.tx.deleteFrom('files_generated_ids').where('id', '=', id).where('email', '=', u.caller!.email).executeTakeFirst();
+  const claimed = await u.tx.deleteFrom('files_generated_ids').where('id', '=', id).where('email', '=', u.caller!.email).where('space', '=', space).executeTakeFirst();
   if (Number(claimed.numDeletedRows) === 0) throw invalidValue('id', `The provided file ID is not usable: ${id}`, 'fileIdNotUsable');
   return id;
 }

@@ -9,14 +9,15 @@ import { inheritedParents } from './parents.ts';
 import type { FilePatch } from '../domain/file-input.ts';
 import { newRevisionId } from '../domain/ids.ts';
 import { atLeast, type Role } from '../domain/roles.ts';
-import { badRequest, insufficientPermissions } from '../errors.ts';
+import { appDataNotTrashable, badRequest, insufficientPermissions } from '../errors.ts';
 
 /**
  * Who may move a file into or out of the trash, by files.trash, files.untrash or `labels.trashed` in an update: its
- * owner, or a file organizer of its shared drive. A root folder never moves.
+ * owner, or a file organizer of its shared drive. A root folder never moves, nor a file of the application data folder.
  */
 export function checkTrashable(file: FileRecord, role: Role): void {
   if (file.isRoot || (file.driveId && file.id === file.driveId)) throw badRequest('The root folder cannot be trashed.', 'cannotTrashRoot');
+  if (file.space === 'appDataFolder') throw appDataNotTrashable();
   if (file.driveId ? !atLeast(role, 'fileOrganizer') : role !== 'owner') throw insufficientPermissions();
 }
 

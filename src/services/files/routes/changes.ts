@@ -10,7 +10,7 @@ import { getFiles } from '../store/files.ts';
 import type { Caller } from '../users.ts';
 import { permissionIdForEmail } from '../domain/roles.ts';
 import { etagOf } from '../domain/etag.ts';
-import { callerOf } from './files.ts';
+import { callerOf, grantedSpaces } from './files.ts';
 import { Query, nextLink, objectBody, params, route } from './http.ts';
 import { CHANGE_SCHEMAS } from './schemas/changes.ts';
 import { renderFiles } from './render.ts';
@@ -37,7 +37,7 @@ export function changeRoutes(app: FastifyInstance, svc: FilesService): void {
     const fileIds = rows.map((r) => r.fileId).filter((id): id is string => id !== null);
     const files = await getFiles(svc.db, fileIds);
     const roles = await rolesOf(svc.db, fileIds, caller.keys, svc.now());
-    const visible = [...files.values()].filter((f) => roles.has(f.id));
+    const visible = [...files.values()].filter((f) => roles.has(f.id) && caller.spaces.has(f.space));
     const rendered = new Map((await renderFiles(svc, caller, visible)).map((j) => [j.id as string, j]));
     const out: Record<string, unknown>[] = [];
     for (const r of rows) {
@@ -67,12 +67,13 @@ export function changeRoutes(app: FastifyInstance, svc: FilesService): void {
     const caller = await callerOf(svc, req, 'read');
     const q = new Query(req);
     const subjects = await subjectsOf(caller, q);
+    const spaces = grantedSpaces(caller, q);
     const limit = q.int('maxResults', 100, 1, 1000);
     const includeDeleted = q.bool('includeDeleted', true);
     const includeDrives = (q.bool('includeItemsFromAllDrives', false) || q.bool('includeTeamDriveItems', false)) && q.allDrives;
     const from = token(q, 'pageToken') ?? token(q, 'startChangeId') ?? 1;
     const next = await nextChangeId(svc.db);
-    const rows = await listChanges(svc.db, subjects, from, limit + 1);
+    const rows = await listChanges(svc.db, subjects, spaces, from, limit + 1);
     const page = rows.slice(0, limit);
     const out: Record<string, unknown> = {
       kind: 'drive#changeList',
@@ -92,7 +93,7 @@ export function changeRoutes(app: FastifyInstance, svc: FilesService): void {
     const q = new Query(req);
     const id = params(req).changeId;
     if (!/^\d{1,15}$/.test(id)) throw notFoundOf('Change', id, 'changeId');
-    const row = await getChange(svc.db, await subjectsOf(caller, q), Number(id));
+    const row = await getChange(svc.db, await subjectsOf(caller, q), [...caller.spaces], Number(id));
     if (!row) throw notFoundOf('Change', id, 'changeId');
     const [json] = await changeJson(caller, [row], true, true);
     return json;

@@ -9,7 +9,8 @@ import { DEFAULT_BINARY, isFolder } from '../domain/mime.ts';
 import { parseOrderBy } from '../domain/order-by.ts';
 import { DriveQueryError, parseDriveQuery, type QueryNode } from '../domain/query/index.ts';
 import { atLeast } from '../domain/roles.ts';
-import { badRequest, insufficientPermissions, invalidValue } from '../errors.ts';
+import { badRequest, insufficientPermissions, invalidValue, spacesNotGranted } from '../errors.ts';
+import { SPACES, readSpaces, type Space } from '../domain/spaces.ts';
 import { emptyFileContent, type PreparedUpload } from '../ops/convert.ts';
 import { createFile, MODIFIED_DATE_BEHAVIORS, updateFile, type NewContent, type UpdateOptions } from '../ops/files.ts';
 import { checkTrashable, copyFile, deleteTree, emptyTrash, setTrashed, touchFile } from '../ops/lifecycle.ts';
@@ -46,6 +47,13 @@ export function parseQuery(text: string): QueryNode {
     if (err instanceof DriveQueryError) throw invalidValue('q', err.message);
     throw err;
   }
+}
+
+/** The `spaces` a list reads (default `drive`); 403 when the credential's scopes do not reach one of them. */
+export function grantedSpaces(caller: Caller, q: Query): Space[] {
+  const spaces = readSpaces(q.list('spaces'), 'spaces');
+  if (spaces.some((space) => !caller.spaces.has(space))) throw spacesNotGranted();
+  return spaces;
 }
 
 /** The caller, authenticated, with their My Drive root in place. */
@@ -169,7 +177,8 @@ export function fileRoutes(app: FastifyInstance, svc: FilesService): void {
     const caller = await callerOf(svc, req, 'write');
     const q = new Query(req);
     const count = q.int('maxResults', 10, 1, 1000);
-    const space = q.oneOf('space', ['drive', 'appDataFolder'] as const, 'drive');
+    const space = q.oneOf('space', SPACES, 'drive');
+    if (!caller.spaces.has(space)) throw spacesNotGranted('space');
     const ids = Array.from({ length: count }, newFileId);
     await svc.write(caller, async (u) => {
       await u.tx.insertInto('files_generated_ids').values(ids.map((id) => ({ id, email: caller.email, space, created_at: u.now }))).execute();
@@ -192,8 +201,7 @@ async function listFiles(svc: FilesService, caller: Caller, q: Query, req: Fasti
   const corpora = q.oneOf('corpora', ['user', 'drive', 'domain', 'allDrives', 'default'] as const, 'default');
   q.oneOf('corpus', ['DEFAULT', 'DOMAIN'] as const, 'DEFAULT');
   q.oneOf('projection', ['BASIC', 'FULL'] as const, 'FULL');
-  const unknownSpace = q.list('spaces').find((s) => !['drive', 'appDataFolder', 'photos'].includes(s));
-  if (unknownSpace) throw invalidValue('spaces', `Invalid space: ${unknownSpace}`);
+  const spaces = grantedSpaces(caller, q);
   const includeDrives = q.bool('includeItemsFromAllDrives', false) || q.bool('includeTeamDriveItems', false);
   const driveId = q.string('driveId') ?? q.string('teamDriveId');
   let corpus: ListRequest['corpus'];
@@ -208,11 +216,11 @@ async function listFiles(svc: FilesService, caller: Caller, q: Query, req: Fasti
   } else {
     corpus = { kind: 'user', includeDrives: includeDrives && q.allDrives };
   }
-  const key = JSON.stringify([caller.email, text ?? '', q.string('orderBy') ?? '', corpus, limit]);
+  const key = JSON.stringify([caller.email, text ?? '', q.string('orderBy') ?? '', corpus, limit, spaces]);
   const token = q.string('pageToken');
   const offset = token ? decodePageToken<number>(token, key) : 0;
   if (!Number.isSafeInteger(offset) || offset < 0) throw invalidValue('pageToken', 'Invalid page token.');
-  const request: ListRequest = { caller, now: svc.now(), query, order, corpus, offset, limit };
+  const request: ListRequest = { caller, now: svc.now(), query, order, corpus, spaces, offset, limit };
   const rows = await svc.ctx.db.heavyRead(listQuery(svc.db, request));
   const files = listRows(rows.slice(0, limit));
   const base = `${svc.ctx.baseUrl}${API_PATH}/files`;

@@ -52,7 +52,7 @@ export function folderRoutes(app: FastifyInstance, svc: FilesService): void {
     const inFolder: QueryNode = { kind: 'in', collection: 'parents', value: folder.id };
     const query: QueryNode = text && text.trim() ? { kind: 'and', operands: [inFolder, parseQuery(text)] } : inFolder;
     const rows = await svc.ctx.db.heavyRead(
-      listQuery(svc.db, { caller, now: svc.now(), query, order: parseOrderBy(q.string('orderBy')), corpus: { kind: 'allDrives' }, offset, limit }),
+      listQuery(svc.db, { caller, now: svc.now(), query, order: parseOrderBy(q.string('orderBy')), corpus: { kind: 'allDrives' }, spaces: [folder.space], offset, limit }),
     );
     const out: Record<string, unknown> = {
       kind: 'drive#childList',

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { isEmail, readPermissionInput } from '../domain/permission-input.ts';
 import { atLeast, granteeKey, permissionIdFor, permissionIdForEmail, type Role } from '../domain/roles.ts';
-import { forbidden, insufficientPermissions, invalidValue, notFoundOf } from '../errors.ts';
+import { forbidden, insufficientPermissions, invalidValue, notFoundOf, notSupportedForAppData } from '../errors.ts';
 import { permissionJson, API_PATH } from '../resources.ts';
 import type { FilesService, Unit } from '../service.ts';
 import { saveFile, type FileRecord } from '../store/files.ts';
@@ -60,6 +60,7 @@ export function permissionRoutes(app: FastifyInstance, svc: FilesService): void 
     const saved = await svc.write(caller, async (u) => {
       // As Google APIs do: the file is looked up (404) and the right to share checked (403) before the body is read.
       const { file, role } = await svc.access(u.tx, caller, params(req).fileId, { supportsAllDrives: q.allDrives });
+      if (file.space === 'appDataFolder') throw notSupportedForAppData();
       if (!canShare(file, role)) throw insufficientPermissions();
       const input = readPermissionInput(body, true, u.now);
       const type = input.type!;
@@ -116,6 +117,7 @@ export function permissionRoutes(app: FastifyInstance, svc: FilesService): void 
         const { file, role } = await svc.access(u.tx, caller, params(req).fileId, { supportsAllDrives: q.allDrives, ifMatch: header(req, 'if-match') });
         const p = await getPermission(u.tx, file.id, params(req).permissionId);
         if (!p) throw notFound(params(req).permissionId);
+        if (file.space === 'appDataFolder') throw notSupportedForAppData();
         if (!canShare(file, role)) throw insufficientPermissions();
         const input = readPermissionInput(body, false, u.now);
         if (input.type !== undefined && input.type !== p.type) throw invalidValue('type', 'The type of a permission cannot be changed.');

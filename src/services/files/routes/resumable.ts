@@ -15,6 +15,7 @@ import { prepareUpload } from '../ops/convert.ts';
 import { createFile, updateFile } from '../ops/files.ts';
 import type { FilesService } from '../service.ts';
 import { callerOf, type Caller } from '../users.ts';
+import type { Space } from '../domain/spaces.ts';
 import { updateOptions } from './files.ts';
 import { Query, header, params } from './http.ts';
 import { renderFile } from './render.ts';
@@ -22,6 +23,8 @@ import { tooLarge } from './content.ts';
 
 interface SessionRequest {
   principalId: string;
+  /** The spaces the opening credential reached (sessions opened before spaces existed reach every one). */
+  spaces?: Space[];
   metadata: unknown;
   query: Record<string, unknown>;
 }
@@ -65,7 +68,7 @@ export async function startResumable(svc: FilesService, caller: Caller, req: Fas
   const fileId = rawFileId === undefined ? null : svc.resolveId(caller, rawFileId);
   if (fileId) await svc.access(svc.db, caller, fileId, { need: 'writer', supportsAllDrives: new Query(req).allDrives });
   const id = newUploadId();
-  const request: SessionRequest = { principalId: caller.principalId, metadata, query: { ...(req.query as Record<string, unknown>), uploadType: undefined } };
+  const request: SessionRequest = { principalId: caller.principalId, spaces: [...caller.spaces], metadata, query: { ...(req.query as Record<string, unknown>), uploadType: undefined } };
   await svc.ctx.db.write(async (tx) => {
     await tx
       .insertInto('files_uploads')
@@ -128,7 +131,7 @@ async function finish(svc: FilesService, session: any, last: Buffer, reply: Fast
   const request = JSON.parse(session.request) as SessionRequest;
   const principal = await svc.ctx.identity.getPrincipal(request.principalId);
   if (!principal) throw sessionGone();
-  const caller = callerOf(principal);
+  const caller = callerOf(principal, request.spaces && new Set(request.spaces));
   const q = new Query({ query: request.query });
   const patch = readFilePatch(request.metadata);
   const data = Buffer.concat([await svc.blobs.readParts(svc.db, session.id), last]);

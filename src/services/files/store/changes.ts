@@ -1,30 +1,36 @@
 // The change log: one row per subject (`user:<email>` or `drive:<id>`) per change. A row's id is its position in the
 // feed; page tokens are ids.
 import { sql, type Kysely } from 'kysely';
+import type { Space } from '../domain/spaces.ts';
 
 export interface ChangeRecord {
   id: number;
   subject: string;
   fileId: string | null;
   driveId: string | null;
+  /** The changed file's space (`drive` for a shared drive's own changes). */
+  space: Space;
   changeType: 'file' | 'drive';
   at: number;
 }
+
+export type ChangeRow = Omit<ChangeRecord, 'id'>;
 
 const toChange = (r: any): ChangeRecord => ({
   id: Number(r.id),
   subject: r.subject,
   fileId: r.file_id ?? null,
   driveId: r.drive_id ?? null,
+  space: r.space ?? 'drive',
   changeType: r.change_type,
   at: Number(r.at),
 });
 
-export async function appendChanges(tx: Kysely<any>, rows: Array<Omit<ChangeRecord, 'id'>>): Promise<void> {
+export async function appendChanges(tx: Kysely<any>, rows: ChangeRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 200) {
     await tx
       .insertInto('files_changes')
-      .values(rows.slice(i, i + 200).map((r) => ({ subject: r.subject, file_id: r.fileId, drive_id: r.driveId, change_type: r.changeType, at: r.at })))
+      .values(rows.slice(i, i + 200).map((r) => ({ subject: r.subject, file_id: r.fileId, drive_id: r.driveId, space: r.space, change_type: r.changeType, at: r.at })))
       .execute();
   }
 }
@@ -35,11 +41,12 @@ export async function nextChangeId(db: Kysely<any>): Promise<number> {
   return Number(row?.m ?? 0) + 1;
 }
 
-export async function listChanges(db: Kysely<any>, subjects: string[], fromId: number, limit: number): Promise<ChangeRecord[]> {
+export async function listChanges(db: Kysely<any>, subjects: string[], spaces: Space[], fromId: number, limit: number): Promise<ChangeRecord[]> {
   const rows = await db
     .selectFrom('files_changes')
     .selectAll()
     .where('subject', 'in', subjects)
+    .where('space', 'in', spaces)
     .where('id', '>=', fromId)
     .orderBy('id')
     .limit(limit)
@@ -47,7 +54,7 @@ export async function listChanges(db: Kysely<any>, subjects: string[], fromId: n
   return rows.map(toChange);
 }
 
-export async function getChange(db: Kysely<any>, subjects: string[], id: number): Promise<ChangeRecord | undefined> {
-  const row = await db.selectFrom('files_changes').selectAll().where('subject', 'in', subjects).where('id', '=', id).executeTakeFirst();
+export async function getChange(db: Kysely<any>, subjects: string[], spaces: Space[], id: number): Promise<ChangeRecord | undefined> {
+  const row = await db.selectFrom('files_changes').selectAll().where('subject', 'in', subjects).where('space', 'in', spaces).where('id', '=', id).executeTakeFirst();
   return row ? toChange(row) : undefined;
 }

@@ -2,11 +2,14 @@
 import { sql, type Kysely } from 'kysely';
 import { bulkInsert } from '../../../core/db/bulk.ts';
 import { inList } from '../../../core/db/in-list.ts';
+import type { Space } from '../domain/spaces.ts';
 
 export interface FileRecord {
   id: string;
   ownerEmail: string | null;
   driveId: string | null;
+  /** `drive`, or `appDataFolder` for the application data folder and everything in it. */
+  space: Space;
   isRoot: boolean;
   title: string;
   mimeType: string;
@@ -41,6 +44,7 @@ export function toRecord(r: any): FileRecord {
     id: r.id,
     ownerEmail: r.owner_email ?? null,
     driveId: r.drive_id ?? null,
+    space: r.space ?? 'drive',
     isRoot: bool(r.is_root),
     title: r.title,
     mimeType: r.mime_type,
@@ -72,6 +76,7 @@ export function toRow(f: FileRecord): Record<string, unknown> {
     id: f.id,
     owner_email: f.ownerEmail,
     drive_id: f.driveId,
+    space: f.space,
     is_root: f.isRoot ? 1 : 0,
     title: f.title,
     title_lower: f.title.toLowerCase(),

@@ -6,7 +6,8 @@ import { FOLDER } from '../domain/mime.ts';
 import { TITLE_TRIGRAMS } from '../migrations.ts';
 import type { OrderTerm } from '../domain/order-by.ts';
 import { granteeKey } from '../domain/roles.ts';
-import type { Caller } from '../users.ts';
+import { resolveAlias, type Caller } from '../users.ts';
+import type { Space } from '../domain/spaces.ts';
 import { visibleTo } from './access.ts';
 import { toRecord, type FileRecord } from './files.ts';
 
@@ -17,6 +18,8 @@ export interface ListRequest {
   order: OrderTerm[];
   /** 'user': My Drive and shared with me; 'drive': one shared drive; 'allDrives': both. */
   corpus: { kind: 'user'; includeDrives: boolean } | { kind: 'drive'; driveId: string } | { kind: 'allDrives' };
+  /** The spaces listed: a file of any other space is left out. */
+  spaces: Space[];
   offset: number;
   limit: number;
 }
@@ -92,7 +95,7 @@ export function queryTarget(w: ExpressionBuilder<any, any>, caller: Caller, now:
           .selectFrom('files_parents as qpar')
           .select(sql.lit(1).as('one'))
           .whereRef('qpar.file_id', '=', 'f.id')
-          .where('qpar.parent_id', '=', id === 'root' ? caller.rootId : id),
+          .where('qpar.parent_id', '=', resolveAlias(caller, id)),
       ),
     inOwners: (email) => sql<SqlBool>`coalesce(f.owner_email, '') = ${person(email)}`,
     inWriters: (email) => granted(person(email), ['owner', 'organizer', 'fileOrganizer', 'writer']),
@@ -134,6 +137,7 @@ export function listQuery(db: Kysely<any>, r: ListRequest) {
       s.select((o) => o.selectFrom('files_modifications as om').select('om.modified_at').whereRef('om.file_id', '=', 'f.id').where('om.email', '=', caller.email).as('modified_by_me_at')),
     )
     .where('f.is_root', '=', 0)
+    .where('f.space', 'in', r.spaces)
     .where((w) => visibleTo(w, caller.email, caller.keys, now));
   // My Drive items are most rows: written so that no index on drive_id is chosen for them (a scan is cheaper).
   if (r.corpus.kind === 'user' && !r.corpus.includeDrives) q = q.where(sql<SqlBool>`coalesce(f.drive_id, '') = ''`);
