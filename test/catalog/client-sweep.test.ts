@@ -3,8 +3,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DATABASES } from '../helpers/runtime.ts';
-import { shapeMismatches } from './client-shapes.ts';
+import { clientShapes } from '../helpers/client-shapes.ts';
 import { MCA, SUB, product, startCatalog, type CatalogRuntime } from './helpers.ts';
+
+const shapeMismatches = clientShapes('content', 'v2.1');
 
 function assertShape(schema: string, data: unknown): void {
   assert.deepEqual(shapeMismatches(schema, data), [], JSON.stringify(data));

@@ -1,4 +1,4 @@
-// Checks a response against the googleapis type definitions of Content API v2.1: every field must be one the
+// Checks a response against the googleapis type definitions of one API version: every field must be one the
 // resource's `Schema$...` interface declares, with its JSON type (int64 values are strings there, as on the wire).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,11 +10,11 @@ interface Field {
   array: boolean;
 }
 
-let schemas: Map<string, Map<string, Field>> | undefined;
+type Schemas = Map<string, Map<string, Field>>;
 
-function parse(): Map<string, Map<string, Field>> {
+function parse(api: string, version: string): Schemas {
   const require = createRequire(import.meta.url);
-  const file = join(dirname(require.resolve('googleapis/package.json')), 'build/src/apis/content/v2.1.d.ts');
+  const file = join(dirname(require.resolve('googleapis/package.json')), `build/src/apis/${api}/${version}.d.ts`);
   const text = readFileSync(file, 'utf8');
   const out = new Map<string, Map<string, Field>>();
   for (const m of text.matchAll(/export interface Schema\$(\w+) \{([\s\S]*?)\n {4}\}/g)) {
@@ -32,9 +32,16 @@ function parse(): Map<string, Map<string, Field>> {
   return out;
 }
 
-/** Where `value` departs from `Schema$<name>`: one line per unknown field or wrong JSON type. */
-export function shapeMismatches(name: string, value: unknown, path = name): string[] {
-  schemas ??= parse();
+/**
+ * The checker of one API version's answers (`clientShapes('content', 'v2.1')`): where a value departs from
+ * `Schema$<name>`, one line per unknown field or wrong JSON type.
+ */
+export function clientShapes(api: string, version: string): (name: string, value: unknown) => string[] {
+  let schemas: Schemas | undefined;
+  return (name, value) => mismatches((schemas ??= parse(api, version)), name, value, name);
+}
+
+function mismatches(schemas: Schemas, name: string, value: unknown, path: string): string[] {
   const fields = schemas.get(name);
   if (!fields) return [`${path}: no Schema$${name} in the type definitions`];
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return [`${path}: not an object`];
@@ -53,7 +60,7 @@ export function shapeMismatches(name: string, value: unknown, path = name): stri
     items.forEach((item, i) => {
       const at = field.array ? `${path}.${key}[${i}]` : `${path}.${key}`;
       if (field.type.kind === 'any') return;
-      if (field.type.kind === 'schema') problems.push(...shapeMismatches(field.type.name, item, at));
+      if (field.type.kind === 'schema') problems.push(...mismatches(schemas, field.type.name, item, at));
       else if (typeof item !== field.type.kind) problems.push(`${at}: ${JSON.stringify(item)} is not a ${field.type.kind}`);
     });
   }
