@@ -3,7 +3,7 @@
 // caller's own dates, and Drive v2 has no `q` term for it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DATABASES, type TestRuntime } from '../helpers/runtime.ts';
+import { DATABASES, advanceClock, type TestRuntime } from '../helpers/runtime.ts';
 import { DEV_EMAIL, OTHER_EMAIL, OTHER_TOKEN, api, count, raw, startFiles, type Api } from './helpers.ts';
 
 const EARLIER = '2020-05-06T07:08:09.000Z';
@@ -19,10 +19,7 @@ for (const database of DATABASES) {
     after(async () => t.close());
 
     /** Moves the manual clock on, so that "now" differs from every date written before. */
-    const advance = async () => {
-      const r = await fetch(`${t.adminUrl}/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance: '1h' }) });
-      assert.equal(r.status, 200, await r.text());
-    };
+    const advance = () => advanceClock(t, '1h');
     const ok = async (path: string, init: Parameters<Api>[1] = {}) => {
       const r = await a(path, init);
       assert.equal(r.status, 200, r.text);

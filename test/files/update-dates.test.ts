@@ -2,7 +2,7 @@
 // documents them, and the caller's view date (`updateViewedDate`, true unless the request says false).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DATABASES, type TestRuntime } from '../helpers/runtime.ts';
+import { DATABASES, advanceClock, type TestRuntime } from '../helpers/runtime.ts';
 import { api, driveClient, startFiles, type Api } from './helpers.ts';
 
 const EARLIER = '2020-05-06T07:08:09.000Z';
@@ -18,10 +18,7 @@ for (const database of DATABASES) {
     after(async () => t.close());
 
     /** Moves the manual clock on, so that "now" differs from every date written before. */
-    const advance = async () => {
-      const r = await fetch(`${t.adminUrl}/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance: '1h' }) });
-      assert.equal(r.status, 200, await r.text());
-    };
+    const advance = () => advanceClock(t, '1h');
     const insert = async (title: string) => {
       const r = await a('/files', { body: { title } });
       assert.equal(r.status, 200, r.text);

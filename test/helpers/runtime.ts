@@ -122,3 +122,9 @@ export async function call(
   }
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
+
+/** Moves a manual clock on through the admin API (`by`: a duration such as `1h`), failing the test if refused. */
+export async function advanceClock(t: Pick<TestRuntime, 'adminUrl'>, by: string): Promise<void> {
+  const r = await call(`${t.adminUrl}/clock`, { body: { advance: by } });
+  if (r.status !== 200) throw new Error(`POST /clock answered ${r.status}: ${r.text}`);
+}
