@@ -4,6 +4,8 @@ import nodeVault from 'node-vault';
 import { DATABASES, call, type TestRuntime } from '../helpers/runtime.ts';
 import { ROOT, startSecrets, vault } from './helpers.ts';
 
+const DENIED = '1 error occurred:\n\t* permission denied\n\n';
+
 for (const database of DATABASES) {
   describe(`secrets response wrapping (${database})`, () => {
     let t: TestRuntime;
@@ -65,6 +67,32 @@ for (const database of DATABASES) {
       }
     });
 
+    it('refuses unwrap and rewrap of a good wrapping token without a client token, and the token keeps its response', async () => {
+      const info = (await v('secret/data/w', { headers: { 'x-vault-wrap-ttl': '5m' } })).body.wrap_info;
+      for (const path of ['sys/wrapping/unwrap', 'sys/wrapping/rewrap']) {
+        const res = await v(path, { body: { token: info.token }, token: null });
+        assert.deepEqual([res.status, res.body], [403, { errors: [DENIED] }], path);
+      }
+      const lookup = await v('sys/wrapping/lookup', { body: { token: info.token }, token: null });
+      assert.deepEqual([lookup.status, lookup.body.data.creation_path], [200, 'secret/data/w'], 'lookup needs no client token');
+      const unwrapped = await v('sys/wrapping/unwrap', { body: { token: info.token } });
+      assert.deepEqual(unwrapped.body.data.data, { secret: 'inside' });
+    });
+
+    it('lets the default policy unwrap another token but not rewrap it; rewrap needs a grant of its own', async () => {
+      const tokenWith = async (policies: string[]) => (await v('auth/token/create', { body: { policies } })).body.auth.client_token as string;
+      const plain = await tokenWith(['default']);
+      const info = (await v('secret/data/w', { headers: { 'x-vault-wrap-ttl': '5m' } })).body.wrap_info;
+      const refused = await v('sys/wrapping/rewrap', { body: { token: info.token }, token: plain });
+      assert.deepEqual([refused.status, refused.body], [403, { errors: [DENIED] }]);
+      assert.equal((await v('sys/wrapping/lookup', { body: { token: info.token } })).status, 200, 'the refused rewrap left the wrapping token alone');
+      assert.equal((await v('sys/policies/acl/rewrapper', { body: { policy: 'path "sys/wrapping/rewrap" { capabilities = ["update"] }' } })).status, 204);
+      const rewrapped = await v('sys/wrapping/rewrap', { body: { token: info.token }, token: await tokenWith(['rewrapper']) });
+      assert.equal(rewrapped.status, 200);
+      const unwrapped = await v('sys/wrapping/unwrap', { body: { token: rewrapped.body.wrap_info.token }, token: plain });
+      assert.deepEqual([unwrapped.status, unwrapped.body.data.data], [200, { secret: 'inside' }]);
+    });
+
     it('writes creation_time as Go does: trailing fractional zeros dropped, none on a whole second', async () => {
       await call(`${t.adminUrl}/clock`, { body: { set: '2030-01-01T00:00:00.120Z' } });
       const res = await v('sys/wrapping/wrap', { body: { a: 'b' } });
@@ -72,7 +100,7 @@ for (const database of DATABASES) {
       const lookup = await v('sys/wrapping/lookup', { body: { token: res.body.wrap_info.token }, token: null });
       assert.deepEqual(lookup.body.data, { creation_path: 'sys/wrapping/wrap', creation_time: '2030-01-01T00:00:00.12Z', creation_ttl: 300 });
       await call(`${t.adminUrl}/clock`, { body: { set: '2030-01-01T00:00:01Z' } });
-      const rewrapped = await v('sys/wrapping/rewrap', { body: { token: res.body.wrap_info.token }, token: null });
+      const rewrapped = await v('sys/wrapping/rewrap', { body: { token: res.body.wrap_info.token } });
       assert.equal(rewrapped.body.wrap_info.creation_time, '2030-01-01T00:00:01Z');
       assert.equal(rewrapped.body.wrap_info.creation_path, 'sys/wrapping/wrap');
     });

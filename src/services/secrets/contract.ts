@@ -239,6 +239,11 @@ export interface SystemRoute {
   handle(req: LogicalRequest, match: RegExpMatchArray): Promise<LogicalResponse | null>;
   exists?(req: LogicalRequest, match: RegExpMatchArray): Promise<boolean>;
   unauthenticated?: boolean;
+  /**
+   * Checks of the request made before its client token is (Vault's HTTP layer validates a wrapping token before the
+   * core looks at the caller): a throw answers the request.
+   */
+  beforeAuthorization?(req: LogicalRequest): Promise<void>;
   rootProtected?: boolean;
   /** Answer in the root namespace only (400 `operation unavailable in namespaces` elsewhere). */
   rootNamespaceOnly?: boolean;
@@ -298,8 +303,11 @@ export interface Authorizer {
   createWrappingToken(ns: Namespace, opts: { ttl: number; path: string; now: number; payload: unknown }): Promise<{ token: string; accessor: string }>;
   /** The payload of a live wrapping token, without counting a use; undefined for any other token. */
   readWrapping(token: string): Promise<unknown>;
-  /** The payload, once: the token is revoked with it. Undefined when there is none or another request took it. */
-  takeWrapping(token: string): Promise<unknown>;
+  /**
+   * The payload, once: the token is revoked with it. Undefined when there is none or another request took it.
+   * `spentByThisRequest`: the token is this request's client token, whose one use its authorisation counted.
+   */
+  takeWrapping(token: string, opts?: { spentByThisRequest?: boolean }): Promise<unknown>;
 }
 
 /** Audit hook. A throw from either call fails the request with 500 (requests never go unaudited). */

@@ -158,8 +158,8 @@ export class Access implements Authorizer {
     return { token: id, accessor: entry.accessor };
   }
 
-  async #wrappingEntry(token: string): Promise<TokenEntry | undefined> {
-    const entry = await this.tokens.lookup(token);
+  async #wrappingEntry(token: string, opts: { allowSpent?: boolean } = {}): Promise<TokenEntry | undefined> {
+    const entry = await this.tokens.lookup(token, opts);
     return entry && isWrappingToken(entry) ? entry : undefined;
   }
 
@@ -168,8 +168,8 @@ export class Access implements Authorizer {
     return entry && this.tokens.wrapped(entry);
   }
 
-  async takeWrapping(token: string): Promise<unknown> {
-    const entry = await this.#wrappingEntry(token);
+  async takeWrapping(token: string, opts: { spentByThisRequest?: boolean } = {}): Promise<unknown> {
+    const entry = await this.#wrappingEntry(token, { allowSpent: opts.spentByThisRequest });
     return entry && this.tokens.takeWrapped(entry);
   }
 

@@ -107,6 +107,7 @@ export class Router {
         if (target.mountPath === 'sys/') throw unsupportedPath();
         throw new SecretsError(404, `no handler for route "${fullPath}". route entry not found.`);
       }
+      await target.route?.route.beforeAuthorization?.(req);
       if (target.route && !target.route.route.operations.includes(req.operation)) {
         if ((target.route.route as CoreRoute).httpHandler) throw new SecretsError(405, []);
         if (!target.unauthenticated) await this.#core.authorizer.authorize(req, { rootProtected: target.rootProtected });

@@ -118,7 +118,7 @@ function ruleOf(rawPattern: string, block: unknown): PathRule {
 
 function parameterMap(rawPattern: string, key: string, value: unknown): ParameterMap | undefined {
   if (value === undefined) return undefined;
-  // HCL may give a one-element list of maps for `key = { ... }` written as a block
+  // a JSON policy may give the map as a one-element list of maps, as HCL 1's JSON form does for a block
   const map = Array.isArray(value) && value.length === 1 && isObject(value[0]) ? value[0] : value;
   if (!isObject(map)) throw new PolicyParseError(`path "${rawPattern}": ${key} must be a map`);
   // parameter names are the policy author's: `__proto__` must stay an entry, not become the map's prototype

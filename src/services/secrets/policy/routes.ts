@@ -3,7 +3,10 @@ import { badRequest, notFound, type LogicalRequest, type LogicalResponse, type S
 import { stringField } from '../auth/fields.ts';
 import type { Access } from '../auth/access.ts';
 import { PolicyParseError } from './parse.ts';
-import { DEFAULT_POLICY, ROOT_POLICY } from './policy.ts';
+import { DEFAULT_POLICY, RESPONSE_WRAPPING_POLICY, ROOT_POLICY } from './policy.ts';
+
+/** Policies no request may write or delete: `root`, and the fixed policy of wrapping tokens. */
+const IMMUTABLE_POLICIES = new Set([ROOT_POLICY, RESPONSE_WRAPPING_POLICY]);
 
 /** Policy text may arrive base64-encoded; plain HCL/JSON never decodes to itself cleanly, so try base64 first. */
 function decodePolicyText(raw: string): string {
@@ -21,7 +24,7 @@ export function policyRoutes(access: () => Access): SystemRoute[] {
     const name = rawName.toLowerCase().trim();
     const warnings: string[] = [];
     if (name !== rawName) warnings.push(`policy name was converted to ${name}`);
-    if (name === ROOT_POLICY) throw badRequest('cannot update "root" policy');
+    if (IMMUTABLE_POLICIES.has(name)) throw badRequest(`cannot update "${name}" policy`);
     let text = stringField(req.data, 'policy');
     if (text === undefined && legacy && req.data.rules !== undefined) {
       text = stringField(req.data, 'rules');
@@ -39,7 +42,7 @@ export function policyRoutes(access: () => Access): SystemRoute[] {
 
   async function remove(req: LogicalRequest, rawName: string): Promise<null> {
     const name = rawName.toLowerCase();
-    if (name === ROOT_POLICY) throw badRequest('cannot delete "root" policy');
+    if (IMMUTABLE_POLICIES.has(name)) throw badRequest(`cannot delete "${name}" policy`);
     if (name === DEFAULT_POLICY) throw badRequest('cannot delete "default" policy');
     await store().delete(req.namespace, name);
     return null;

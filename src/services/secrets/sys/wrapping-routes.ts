@@ -6,19 +6,26 @@ import { DEFAULT_WRAP_TTL, wrapTtlOf, type Wrapping } from './wrapping.ts';
 /** Vault refuses a wrapping token it cannot even read with 403 and this prefix, before looking it up. */
 const unreadable = (why: string) => new SecretsError(403, `error validating wrapping token: ${why}`);
 
+/** The wrapping token from the body (undefined when the body names none). */
+function bodyTokenOf(req: LogicalRequest): string | undefined {
+  const fromBody = req.data.token;
+  if (fromBody === undefined || fromBody === null) return undefined;
+  if (typeof fromBody !== 'string') throw unreadable('could not decode token in request body');
+  if (fromBody === '') throw unreadable('empty token in request body');
+  return fromBody;
+}
+
 /** The wrapping token from the body, or the one presented as the client token. */
 function tokenOf(req: LogicalRequest): string {
-  const fromBody = req.data.token;
-  if (fromBody !== undefined && fromBody !== null) {
-    if (typeof fromBody !== 'string') throw unreadable('could not decode token in request body');
-    if (fromBody === '') throw unreadable('empty token in request body');
-    return fromBody;
-  }
-  if (!req.clientToken) throw unreadable('token is empty');
-  return req.clientToken;
+  const token = bodyTokenOf(req) ?? req.clientToken;
+  if (!token) throw unreadable('token is empty');
+  return token;
 }
 
 export function wrappingRoutes(wrapping: Wrapping): CoreRoute[] {
+  // As in Vault, the wrapping token is validated before the caller's token is: a bad one answers 400 even to a
+  // request without a client token, which a good one then does not save from 403.
+  const verifyWrappingToken = async (req: LogicalRequest) => wrapping.verify(tokenOf(req));
   return [
     {
       pattern: /^wrapping\/wrap$/,
@@ -40,15 +47,18 @@ export function wrappingRoutes(wrapping: Wrapping): CoreRoute[] {
     {
       pattern: /^wrapping\/unwrap$/,
       operations: ['update'],
-      unauthenticated: true,
+      beforeAuthorization: verifyWrappingToken,
       async handle(req) {
-        return wrapping.unwrap(tokenOf(req));
+        const fromBody = bodyTokenOf(req);
+        if (fromBody !== undefined) return wrapping.unwrap(fromBody);
+        // the wrapping token is the client token: its policy allowed this path, and authorising it spent its one use
+        return wrapping.unwrap(req.clientToken, { spentByThisRequest: true });
       },
     },
     {
       pattern: /^wrapping\/rewrap$/,
       operations: ['update'],
-      unauthenticated: true,
+      beforeAuthorization: verifyWrappingToken,
       async handle(req) {
         return wrapping.rewrap(tokenOf(req));
       },

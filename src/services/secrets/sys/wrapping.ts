@@ -49,13 +49,21 @@ export class Wrapping {
     };
   }
 
-  /** The wrapped response of a live wrapping token: read (the token keeps its use) or taken (the token is revoked). */
-  async #stored(token: unknown, how: 'read' | 'take'): Promise<StoredWrap> {
+  /**
+   * The wrapped response of a live wrapping token: read (the token keeps its use) or taken (the token is revoked).
+   * `spentByThisRequest`: the token is the request's client token, its one use counted by the request's authorisation.
+   */
+  async #stored(token: unknown, how: 'read' | 'take', spentByThisRequest = false): Promise<StoredWrap> {
     const authorizer = this.#core.authorizer;
     const valid = typeof token === 'string' && token !== '';
-    const stored = valid ? await (how === 'take' ? authorizer.takeWrapping(token) : authorizer.readWrapping(token)) : undefined;
+    const stored = valid ? await (how === 'take' ? authorizer.takeWrapping(token, { spentByThisRequest }) : authorizer.readWrapping(token)) : undefined;
     if (!stored) throw badRequest(INVALID_WRAPPING_TOKEN);
     return stored as StoredWrap;
+  }
+
+  /** Throws as lookup does unless `token` is a live wrapping token; spends nothing. */
+  async verify(token: unknown): Promise<void> {
+    await this.#stored(token, 'read');
   }
 
   async lookup(token: unknown): Promise<LogicalResponse> {
@@ -65,9 +73,9 @@ export class Wrapping {
     };
   }
 
-  /** The wrapped response, once: the token is spent by this call. */
-  async unwrap(token: unknown): Promise<LogicalResponse> {
-    return (await this.#stored(token, 'take')).response;
+  /** The wrapped response, once: the token is spent by this call (or was, as the client token of this request). */
+  async unwrap(token: unknown, opts: { spentByThisRequest?: boolean } = {}): Promise<LogicalResponse> {
+    return (await this.#stored(token, 'take', opts.spentByThisRequest)).response;
   }
 
   async rewrap(token: unknown): Promise<LogicalResponse> {
