@@ -9,6 +9,10 @@ import { publicCaller, readerOf } from './auth.ts';
 import { booleanParam, enumParam, pageOf, param, projectionOf, type Query } from './params.ts';
 import { DOWNLOADS, LIBRARY_RESTRICTS, MATURITY_RATINGS, ORDER_BY, PRINT_TYPES, VOLUME_SCHEMAS } from './schemas/volumes.ts';
 
+// Paths of Books methods outside C3 (volumes.mybooks.list, volumes.recommended.list, volumes.useruploaded.list) that
+// the router would take for volumes.get: they answer as every other path the service does not serve.
+const UNSERVED_VOLUME_PATHS: ReadonlySet<string> = new Set(['mybooks', 'recommended', 'useruploaded']);
+
 const missingQuery = () => new GoogleError(400, 'Missing query.', { reason: 'queryRequired', location: 'q', locationType: 'parameter' });
 
 /** Search options from volumes.list's parameters, every one checked before the search runs. */
@@ -49,7 +53,8 @@ export function volumeRoutes(app: FastifyInstance, ctx: ServiceContext, library:
     return { kind: 'books#volumes', totalItems: found.totalItems, ...(items.length ? { items } : {}) };
   });
 
-  app.get('/books/v1/volumes/:volumeId', VOLUME_SCHEMAS.get, async (req) => {
+  app.get('/books/v1/volumes/:volumeId', VOLUME_SCHEMAS.get, async (req, reply) => {
+    if (UNSERVED_VOLUME_PATHS.has((req.params as { volumeId: string }).volumeId)) return reply.callNotFound();
     const caller = await publicCaller(req, ctx);
     const query = req.query as Query;
     const projection = projectionOf(query);
