@@ -1,10 +1,12 @@
 // Who calls and what they may do: the caller is a core principal (its e-mail names its primary calendar); a calendar
-// is readable or writable through ownership or an ACL rule; a caller without access sees 404, as in Calendar.
+// is readable or writable through ownership or the ACL (the highest role of the caller's own rule, the public rule and
+// their domain's rule); a caller without access sees 404, as in Calendar.
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { authenticateGoogle, SCOPE_BASE } from '../../core/google/index.ts';
 import type { Principal } from '../../core/identity.ts';
 import type { ServiceContext } from '../../core/service.ts';
+import { directlyShared, effectiveRole, ROLE_RANK, scopesOf } from './domain/acl-scope.ts';
 import { forbidden, notFound } from './domain/errors.ts';
 import type { CalendarRow, CalendarStore } from './store.ts';
 
@@ -22,18 +24,24 @@ export type Need = 'read' | 'write' | 'manage';
 const SCOPES: Record<Need, string[]> = { read: READ_SCOPES, write: EVENT_WRITE_SCOPES, manage: CALENDAR_WRITE_SCOPES };
 
 /** A principal's e-mail: its `email` attribute, else a local address made from its id. */
-export const emailOf = (p: Principal): string => (typeof p.attrs.email === 'string' && p.attrs.email !== '' ? p.attrs.email : `${p.id}@twinstack.local`).toLowerCase();
+export const emailOf = (p: Pick<Principal, 'id' | 'attrs'>): string => (typeof p.attrs.email === 'string' && p.attrs.email !== '' ? p.attrs.email : `${p.id}@twinstack.local`).toLowerCase();
+
+/** The e-mail of a principal from its stored attributes (JSON text on SQLite). */
+export const storedEmailOf = (id: string, attrs: unknown): string => emailOf({ id, attrs: ((typeof attrs === 'string' ? JSON.parse(attrs) : attrs) ?? {}) as Record<string, unknown> });
 
 export async function authenticate(req: FastifyRequest, ctx: ServiceContext, need: Need): Promise<Caller> {
   const found = await authenticateGoogle(req, ctx.identity, { scopes: SCOPES[need], apiKey: false });
   return { principalId: found.principal.id, email: emailOf(found.principal), name: found.principal.name };
 }
 
-export const ROLE_RANK: Record<string, number> = { none: 0, freeBusyReader: 1, reader: 2, writer: 3, owner: 4 };
+export { ROLE_RANK };
 
 export interface Access {
   calendar: CalendarRow;
+  /** The caller's effective role. */
   role: string;
+  /** Owned, or shared by a rule of the caller's own: on their list without calendarList.insert. */
+  direct: boolean;
 }
 
 export class Calendars {
@@ -65,15 +73,18 @@ export class Calendars {
   async resolve(caller: Caller, rawId: string, need: 'reader' | 'writer' | 'owner' = 'reader', db: Kysely<any> = this.#ctx.kysely): Promise<Access> {
     const found = await this.find(caller, rawId, db);
     if (!found) throw notFound();
-    const { calendar, role } = found;
+    const { role } = found;
     if (ROLE_RANK[role] < ROLE_RANK.reader) throw notFound();
     if (ROLE_RANK[role] < ROLE_RANK[need]) {
       throw forbidden(`You need to have ${need} access to this calendar.`, 'requiredAccessLevel');
     }
-    return { calendar, role };
+    return found;
   }
 
-  /** The calendar a path names and the caller's role on it (`none` included), without any access check. */
+  /**
+   * The calendar a path names and the caller's effective role on it (`none` included), without any access check. The
+   * caller's own, domain and public rules are read in one query.
+   */
   async find(caller: Caller, rawId: string, db: Kysely<any> = this.#ctx.kysely): Promise<Access | undefined> {
     const id = rawId === 'primary' ? caller.email : rawId.toLowerCase() === caller.email ? caller.email : rawId;
     let calendar = await this.#store.calendar(db, id);
@@ -83,7 +94,8 @@ export class Calendars {
       calendar = await this.#store.calendar(db, id);
     }
     if (!calendar) return undefined;
-    const role = calendar.ownerId === caller.principalId ? 'owner' : ((await this.#store.aclRule(db, calendar.id, 'user', caller.email))?.role ?? 'none');
-    return { calendar, role };
+    if (calendar.ownerId === caller.principalId) return { calendar, role: 'owner', direct: true };
+    const grants = await this.#store.grantsOn(db, calendar.id, scopesOf(caller.email));
+    return { calendar, role: effectiveRole(grants), direct: directlyShared(grants) };
   }
 }

@@ -1,8 +1,10 @@
 // The caller's calendar list: derived from ownership and the ACL, with the user's own overlay per calendar (name,
-// colours, hidden, selected, reminders, notifications) and the calendars they took off the list.
+// colours, hidden, selected, reminders, notifications), the calendars they took off the list and those they added
+// (seen through a public or domain rule, which puts no calendar on anyone's list by itself).
 import type { ServiceContext } from '../../core/service.ts';
 import { ROLE_RANK, type Access, type Caller, type Calendars } from './access.ts';
 import { CONFERENCE } from './calendars.ts';
+import { scopesOf } from './domain/acl-scope.ts';
 import { obj, str } from './domain/check.ts';
 import { badRequest, fullSyncRequired, notFound, requiredField } from './domain/errors.ts';
 import { keyedPage, startOf } from './domain/keyed-page.ts';
@@ -59,17 +61,22 @@ export class CalendarList {
     this.#watches = watches;
   }
 
-  /** A calendar that can be on the caller's list (at least freeBusyReader), else 404. */
-  async #listable(caller: Caller, calendarId: string, db = this.#ctx.kysely): Promise<Access> {
+  /** A calendar that can be on the caller's list (at least freeBusyReader), else 404; with the caller's entry. */
+  async #listable(caller: Caller, calendarId: string, db = this.#ctx.kysely): Promise<Access & { entry?: ListEntryRow }> {
     const found = await this.#calendars.find(caller, calendarId, db);
     if (!found || ROLE_RANK[found.role] < ROLE_RANK.freeBusyReader) throw notFound();
+    return { ...found, entry: await this.#store.listEntry(db, caller.principalId, found.calendar.id) };
+  }
+
+  /** A calendar on the caller's list (not taken off it; a public or domain one only once added), else 404. */
+  async #onList(caller: Caller, calendarId: string, db = this.#ctx.kysely): Promise<Access & { entry?: ListEntryRow }> {
+    const found = await this.#listable(caller, calendarId, db);
+    if (found.entry?.removed || (!found.direct && !found.entry?.added)) throw notFound();
     return found;
   }
 
   async get(caller: Caller, calendarId: string): Promise<Record<string, unknown>> {
-    const { calendar, role } = await this.#listable(caller, calendarId);
-    const entry = await this.#store.listEntry(this.#ctx.kysely, caller.principalId, calendar.id);
-    if (entry?.removed) throw notFound();
+    const { calendar, role, entry } = await this.#onList(caller, calendarId);
     return renderListEntry(calendar, role, entry);
   }
 
@@ -99,9 +106,9 @@ export class CalendarList {
     if (since !== undefined && since > snap) throw fullSyncRequired();
 
     const entries = await this.#store.listEntries(this.#ctx.kysely, caller.principalId);
-    const listed = (await this.#store.calendarsOf(this.#ctx.kysely, caller.principalId, caller.email))
-      .filter((c) => ROLE_RANK[c.role] >= ROLE_RANK.freeBusyReader)
-      .map((c) => ({ c, e: entries.get(c.id) }));
+    const listed = (await this.#store.calendarsOf(this.#ctx.kysely, caller.principalId, scopesOf(caller.email)))
+      .map((c) => ({ c, e: entries.get(c.id) }))
+      .filter(({ c, e }) => ROLE_RANK[c.role] >= ROLE_RANK.freeBusyReader && (c.direct || e?.added));
     // The caller's own primary calendar leads (empty key); the rest follow by id.
     const keyOf = (c: { id: string; ownerId?: string; isPrimary?: boolean }) => (c.isPrimary && c.ownerId === caller.principalId ? '' : `~${c.id}`);
     let all: ListItem[];
@@ -127,7 +134,7 @@ export class CalendarList {
     return out;
   }
 
-  /** insert: puts a calendar the caller can see (back) on the list with the body's settings. */
+  /** insert: puts a calendar the caller can see (back) on the list with the body's settings, and marks it added. */
   async insert(caller: Caller, body: unknown, rgbFormat: boolean): Promise<Record<string, unknown>> {
     const o = obj(body ?? {}, 'resource');
     if (o.id === undefined || o.id === null || o.id === '') throw requiredField('Missing id.', 'id');
@@ -144,13 +151,11 @@ export class CalendarList {
   /** delete: takes a calendar off the caller's list (its own primary calendar stays). */
   async delete(caller: Caller, calendarId: string): Promise<void> {
     await this.#ctx.db.write(async (tx) => {
-      const { calendar } = await this.#listable(caller, calendarId, tx);
-      const entry = await this.#store.listEntry(tx, caller.principalId, calendar.id);
-      if (entry?.removed) throw notFound();
+      const { calendar, entry } = await this.#onList(caller, calendarId, tx);
       if (calendar.isPrimary && calendar.ownerId === caller.principalId) {
         throw badRequest('The primary calendar cannot be removed from the calendar list.', 'calendarId', 'cannotDeletePrimaryCalendar');
       }
-      await this.#store.putListEntry(tx, { principalId: caller.principalId, calendarId: calendar.id, doc: entry?.doc ?? {}, removed: true, version: this.#nextVersion(entry) });
+      await this.#store.putListEntry(tx, { principalId: caller.principalId, calendarId: calendar.id, doc: entry?.doc ?? {}, removed: true, added: entry?.added ?? false, version: this.#nextVersion(entry) });
       await this.#store.logListChange(tx, [caller.email], calendar.id);
       await this.#watches.changed(tx, [calendarListTopic(caller.email)]);
     });
@@ -163,10 +168,15 @@ export class CalendarList {
   /** Stores the overlay `make` builds from the current one; `adding` (insert) also restores a removed entry. */
   async #write(caller: Caller, calendarId: string, make: (base: ListOverlay) => ListOverlay, adding: boolean): Promise<Record<string, unknown>> {
     return this.#ctx.db.write(async (tx) => {
-      const { calendar, role } = await this.#listable(caller, calendarId, tx);
-      const entry = await this.#store.listEntry(tx, caller.principalId, calendar.id);
-      if (entry?.removed && !adding) throw notFound();
-      const next: ListEntryRow = { principalId: caller.principalId, calendarId: calendar.id, doc: make(entry?.doc ?? {}), removed: false, version: this.#nextVersion(entry) };
+      const { calendar, role, entry } = adding ? await this.#listable(caller, calendarId, tx) : await this.#onList(caller, calendarId, tx);
+      const next: ListEntryRow = {
+        principalId: caller.principalId,
+        calendarId: calendar.id,
+        doc: make(entry?.doc ?? {}),
+        removed: false,
+        added: adding || (entry?.added ?? false),
+        version: this.#nextVersion(entry),
+      };
       await this.#store.putListEntry(tx, next);
       await this.#store.logListChange(tx, [caller.email], calendar.id);
       await this.#watches.changed(tx, [calendarListTopic(caller.email)]);

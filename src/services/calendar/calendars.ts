@@ -1,9 +1,9 @@
 // Calendars (primary and secondary) and ACL rules.
 import type { Kysely } from 'kysely';
 import type { ServiceContext } from '../../core/service.ts';
-import { ROLE_RANK, type Caller, type Calendars } from './access.ts';
+import { storedEmailOf, type Caller, type Calendars } from './access.ts';
+import { checkRoleOfScope, effectiveRole, grantsFor, listedRole, onList, parseRuleId, readScope, renderScope, ruleIdOf, sameScope, type Scope } from './domain/acl-scope.ts';
 import { obj, only, str } from './domain/check.ts';
-import { isEmail } from './domain/check.ts';
 import { badRequest, forbidden, fullSyncRequired, notFound, requiredField } from './domain/errors.ts';
 import { etagOf } from './domain/render.ts';
 import { knownZone } from './domain/zone.ts';
@@ -16,8 +16,6 @@ import { aclTopic, calendarListTopic, settingsTopic, type ResourceWatches } from
 
 const READ_ONLY = ['kind', 'etag', 'id', 'conferenceProperties'];
 const ROLES = ['none', 'freeBusyReader', 'reader', 'writer', 'owner'];
-/** A role that puts the calendar on the grantee's calendar list. */
-const listed = (role: string | undefined) => ROLE_RANK[role ?? 'none'] >= ROLE_RANK.freeBusyReader;
 /** Calendars and list entries alike name the conference kinds their events may create. */
 export const CONFERENCE = { allowedConferenceSolutionTypes: ['hangoutsMeet'] };
 
@@ -59,10 +57,23 @@ export class CalendarAdmin {
     this.#watches = watches;
   }
 
-  /** The e-mails of everyone whose list shows the calendar (its owner and every ACL grantee). */
+  /**
+   * The e-mails of everyone whose list shows the calendar: its owner, every user it is shared with, and whoever added
+   * it to their list while a public or domain rule lets them see it.
+   */
   async #audience(tx: Kysely<any>, calendar: CalendarRow): Promise<string[]> {
     const rules = await this.#store.aclRules(tx, calendar.id);
-    return [await this.#ownerEmail(calendar, tx), ...rules.filter((r) => listed(r.role)).map((r) => r.scopeValue)];
+    const adders = await this.#addedBy(tx, calendar.id);
+    return [
+      await this.#ownerEmail(calendar, tx),
+      ...rules.filter((r) => r.scopeType === 'user' && listedRole(r.role)).map((r) => r.scopeValue),
+      ...[...adders].filter((email) => onList(grantsFor(rules, email), true)),
+    ];
+  }
+
+  /** The e-mails of the users who added the calendar to their list with calendarList.insert. */
+  async #addedBy(tx: Kysely<any>, calendarId: string): Promise<Set<string>> {
+    return new Set((await this.#store.addedBy(tx, calendarId)).map((p) => storedEmailOf(p.principalId, p.attrs)));
   }
 
   async insert(caller: Caller, body: unknown): Promise<CalendarRow> {
@@ -115,8 +126,7 @@ export class CalendarAdmin {
   async #ownerEmail(calendar: CalendarRow, db: Kysely<any> = this.#ctx.kysely): Promise<string> {
     if (calendar.isPrimary) return calendar.id;
     const row = await db.selectFrom('core_principals').select('attrs').where('id', '=', calendar.ownerId).executeTakeFirst();
-    const attrs = row ? (typeof row.attrs === 'string' ? JSON.parse(row.attrs) : row.attrs) : {};
-    return typeof attrs?.email === 'string' ? attrs.email.toLowerCase() : `${calendar.ownerId}@twinstack.local`;
+    return storedEmailOf(calendar.ownerId, row?.attrs);
   }
 
   /**
@@ -141,7 +151,7 @@ export class CalendarAdmin {
       rules = [ownerRule(calendar, await this.#ownerEmail(calendar)), ...(await this.#store.aclRules(this.#ctx.kysely, calendar.id, showDeleted))];
     }
     // The owner's rule (only ever the first) has the empty key, so it leads; the others follow by id.
-    const keyed = rules.map((rule, i) => ({ key: syncToken === undefined && i === 0 ? '' : idOf(rule), rule }));
+    const keyed = rules.map((rule, i) => ({ key: syncToken === undefined && i === 0 ? '' : ruleIdOf(rule), rule }));
     const page = keyedPage(keyed, query, queryKey, snap);
     // Every rule's version only grows, so a changed role gives the list a new ETag too.
     const version = rules.reduce((sum, r) => sum + r.version, calendar.version + rules.length);
@@ -153,10 +163,10 @@ export class CalendarAdmin {
 
   async aclGet(caller: Caller, calendarId: string, ruleId: string): Promise<Record<string, unknown>> {
     const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner');
-    const [type, value] = splitRule(ruleId);
+    const scope = parseRuleId(ruleId);
     const ownerEmail = await this.#ownerEmail(calendar);
-    if (value === ownerEmail) return renderRule(ownerRule(calendar, ownerEmail));
-    const rule = await this.#store.aclRule(this.#ctx.kysely, calendar.id, type, value);
+    if (isOwnerScope(scope, ownerEmail)) return renderRule(ownerRule(calendar, ownerEmail));
+    const rule = await this.#store.aclRule(this.#ctx.kysely, calendar.id, scope.type, scope.value);
     if (!rule || rule.deleted) throw notFound();
     return renderRule(rule);
   }
@@ -165,83 +175,91 @@ export class CalendarAdmin {
   async aclPut(caller: Caller, calendarId: string, ruleId: string | undefined, body: unknown, partial: boolean): Promise<Record<string, unknown>> {
     const o = obj(body ?? {}, 'resource');
     only(o, ['kind', 'etag', 'id', 'scope', 'role'], 'resource');
-    let scopeValue: string | undefined;
-    if (o.scope !== undefined) {
-      const scope = obj(o.scope, 'scope');
-      only(scope, ['type', 'value'], 'scope');
-      if (scope.type !== 'user') throw badRequest('Only rules of scope type user are supported.', 'scope.type');
-      if (scope.value === undefined || scope.value === null || scope.value === '') throw requiredField('Missing scope value.', 'scope.value');
-      scopeValue = str(scope.value, 'scope.value', 254).toLowerCase();
-      if (!isEmail(scopeValue)) throw badRequest(`Invalid scope value: ${scopeValue}`, 'scope.value');
-    }
+    let scope: Scope | undefined = o.scope === undefined ? undefined : readScope(o.scope);
     if (ruleId !== undefined) {
-      const [, value] = splitRule(ruleId);
-      if (scopeValue !== undefined && scopeValue !== value) throw badRequest('The scope of a rule cannot be changed.', 'scope');
-      scopeValue = value;
-    } else if (scopeValue === undefined) throw requiredField('Missing scope.', 'scope');
+      const named = parseRuleId(ruleId);
+      if (scope !== undefined && (scope.type !== named.type || scope.value !== named.value)) throw badRequest('The scope of a rule cannot be changed.', 'scope');
+      scope = named;
+    } else if (scope === undefined) throw requiredField('Missing scope.', 'scope');
     const role = o.role === undefined && partial ? undefined : o.role;
     if (role !== undefined && (typeof role !== 'string' || !ROLES.includes(role))) throw badRequest(`Invalid role: ${String(role)}`, 'role');
     if (role === undefined && !partial) throw requiredField('Missing role.', 'role');
+    if (role !== undefined) checkRoleOfScope(scope, role as string);
+    const target: Scope = scope;
     return this.#ctx.db.write(async (tx) => {
       const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner', tx);
-      if (scopeValue === (await this.#ownerEmail(calendar, tx))) throw forbidden('The owner rule of a calendar cannot be changed.', 'cannotChangeOwnAcl');
+      const ownerEmail = await this.#ownerEmail(calendar, tx);
+      if (isOwnerScope(target, ownerEmail)) throw forbidden('The owner rule of a calendar cannot be changed.', 'cannotChangeOwnAcl');
       // A tombstone's version still counts, so a rule added again gets a new ETag.
-      const stored = await this.#store.aclRule(tx, calendar.id, 'user', scopeValue!);
+      const stored = await this.#store.aclRule(tx, calendar.id, target.type, target.value);
       const existing = stored?.deleted ? undefined : stored;
       if (ruleId !== undefined && !existing) throw notFound();
+      const rulesBefore = await this.#store.aclRules(tx, calendar.id);
       const rule: AclRow = {
         calendarId: calendar.id,
-        scopeType: 'user',
-        scopeValue: scopeValue!,
+        scopeType: target.type,
+        scopeValue: target.value,
         role: (role as string | undefined) ?? existing!.role,
         version: Math.max(this.#ctx.clock.now(), (stored?.version ?? 0) + 1),
         deleted: false,
         changeSeq: await this.#store.nextChange(tx, calendar.id),
       };
       await this.#store.putAclRule(tx, rule);
-      await this.#ruleChanged(tx, existing, rule);
+      await this.#ruleChanged(tx, ownerEmail, rulesBefore, rule);
       return renderRule(rule);
     });
   }
 
   async aclDelete(caller: Caller, calendarId: string, ruleId: string): Promise<void> {
-    const [type, value] = splitRule(ruleId);
+    const scope = parseRuleId(ruleId);
     await this.#ctx.db.write(async (tx) => {
       const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner', tx);
-      if (value === (await this.#ownerEmail(calendar, tx))) throw forbidden('The owner rule of a calendar cannot be deleted.', 'cannotChangeOwnAcl');
-      const existing = await this.#store.aclRule(tx, calendar.id, type, value);
+      const ownerEmail = await this.#ownerEmail(calendar, tx);
+      if (isOwnerScope(scope, ownerEmail)) throw forbidden('The owner rule of a calendar cannot be deleted.', 'cannotChangeOwnAcl');
+      const existing = await this.#store.aclRule(tx, calendar.id, scope.type, scope.value);
       if (!existing || existing.deleted) throw notFound();
+      const rulesBefore = await this.#store.aclRules(tx, calendar.id);
       // Kept as a tombstone with role `none`, so acl.list with syncToken or showDeleted reports the deletion.
       const tombstone: AclRow = { ...existing, role: 'none', deleted: true, version: Math.max(this.#ctx.clock.now(), existing.version + 1), changeSeq: await this.#store.nextChange(tx, calendar.id) };
       await this.#store.putAclRule(tx, tombstone);
-      await this.#ruleChanged(tx, existing, tombstone);
+      await this.#ruleChanged(tx, ownerEmail, rulesBefore, tombstone);
     });
   }
 
-  /** Notifies the ACL's and the grantee's watchers; the grantee's list changes when the calendar joins or leaves it. */
-  async #ruleChanged(tx: Kysely<any>, before: AclRow | undefined, after: AclRow): Promise<void> {
-    await this.#watches.changed(tx, [aclTopic(after.calendarId), calendarListTopic(after.scopeValue)]);
-    if (listed(before?.role) !== listed(after.role)) await this.#store.logListChange(tx, [after.scopeValue], after.calendarId);
+  /**
+   * Notifies the ACL's watchers, and the calendar-list watchers of the users the rule reaches: the grantee of a user
+   * rule, and, for any rule, the users who added the calendar to their list and whose role or list changes. A user's
+   * list changes when the calendar joins or leaves it.
+   */
+  async #ruleChanged(tx: Kysely<any>, ownerEmail: string, rulesBefore: AclRow[], after: AclRow): Promise<void> {
+    const rulesAfter = [...rulesBefore.filter((r) => !sameScope(r, after)), after];
+    const adders = await this.#addedBy(tx, after.calendarId);
+    const reached = after.scopeType === 'user' ? [after.scopeValue] : [...adders].filter((email) => email !== ownerEmail);
+    const notified = [aclTopic(after.calendarId)];
+    const moved: string[] = [];
+    for (const email of reached) {
+      const [was, is] = [grantsFor(rulesBefore, email), grantsFor(rulesAfter, email)];
+      const added = adders.has(email);
+      const listChanged = onList(was, added) !== onList(is, added);
+      if (after.scopeType === 'user' || listChanged || effectiveRole(was) !== effectiveRole(is)) notified.push(calendarListTopic(email));
+      if (listChanged) moved.push(email);
+    }
+    await this.#watches.changed(tx, notified);
+    if (moved.length > 0) await this.#store.logListChange(tx, moved, after.calendarId);
   }
 }
 
-/** A rule id's scope type and value; only `user` rules exist, so any other id names no rule (404). */
-function splitRule(ruleId: string): ['user', string] {
-  const colon = ruleId.indexOf(':');
-  if (colon <= 0 || ruleId.slice(0, colon) !== 'user') throw notFound();
-  return ['user', ruleId.slice(colon + 1).toLowerCase()];
-}
+/** Whether a scope names the owner's implicit rule. */
+const isOwnerScope = (scope: Scope, ownerEmail: string) => scope.type === 'user' && scope.value === ownerEmail;
 
 type RuleFields = Pick<AclRow, 'scopeType' | 'scopeValue' | 'role' | 'version'>;
 
 const ownerRule = (calendar: CalendarRow, ownerEmail: string): RuleFields => ({ scopeType: 'user', scopeValue: ownerEmail, role: 'owner', version: calendar.version });
 
-const idOf = (r: RuleFields) => `${r.scopeType}:${r.scopeValue}`;
-
 const renderRule = (r: RuleFields) => ({
   kind: 'calendar#aclRule',
   etag: etagOf(r.version, 5),
-  id: idOf(r),
-  scope: { type: r.scopeType, value: r.scopeValue },
+  id: ruleIdOf(r),
+  scope: renderScope(r),
   role: r.role,
 });

@@ -129,4 +129,11 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('calendar_list_changes_seq').on('calendar_list_changes').columns(['email', 'seq']).execute();
     },
   },
+  // Calendars seen through a public (`default`) or domain rule are on a user's list only once they add them with
+  // calendarList.insert: the mark keeps them there while a rule lets the user see them.
+  '0006_list_added': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('calendar_list_entries').addColumn('added', columnTypes(db).bool, (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
 };

@@ -1,6 +1,7 @@
 // The calendar service's tables and queries. Every method takes the executor to run on: ctx.kysely for reads, the
 // unit of work's transaction for writes (so the reads that decide a write are atomic with it).
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { directlyShared, effectiveRole, type Grant, type Scope } from './domain/acl-scope.ts';
 import type { EventDoc } from './domain/event.ts';
 import type { EventShape } from './domain/retired.ts';
 
@@ -51,8 +52,13 @@ export interface ListEntryRow {
   doc: ListOverlay;
   /** Taken off the list by calendarList.delete. */
   removed: boolean;
+  /** Put on the list by calendarList.insert: keeps a calendar seen through a public or domain rule on it. */
+  added: boolean;
   version: number;
 }
+
+/** A calendar someone else owns that may be on a user's list, with the user's effective role on it. */
+export type ReachableCalendar = CalendarRow & { role: string; direct: boolean };
 
 export type Role = 'owner' | 'writer' | 'reader' | 'freeBusyReader';
 
@@ -96,7 +102,14 @@ export const toEvent = (r: any): EventRow => ({
   updatedAt: Number(r.updated_at),
 });
 
-const toListEntry = (r: any): ListEntryRow => ({ principalId: r.principal_id, calendarId: r.calendar_id, doc: JSON.parse(r.doc), removed: Number(r.removed) === 1, version: Number(r.version) });
+const toListEntry = (r: any): ListEntryRow => ({
+  principalId: r.principal_id,
+  calendarId: r.calendar_id,
+  doc: JSON.parse(r.doc),
+  removed: Number(r.removed) === 1,
+  added: Number(r.added) === 1,
+  version: Number(r.version),
+});
 
 const toAcl = (r: any): AclRow => ({
   calendarId: r.calendar_id,
@@ -118,20 +131,29 @@ export class CalendarStore {
     return row ? toCalendar(row) : undefined;
   }
 
-  /** Calendars a principal owns, and those shared with an e-mail through the ACL (with the role). */
-  async calendarsOf(db: Kysely<any>, ownerId: string, email: string): Promise<Array<CalendarRow & { role: string }>> {
+  /**
+   * Calendars a principal owns (role `owner`), and those of others that a rule of their own shares with them or that
+   * they added to their list, each with the principal's effective role through the rules of `scopes` (theirs).
+   */
+  async calendarsOf(db: Kysely<any>, ownerId: string, scopes: Scope[]): Promise<ReachableCalendar[]> {
     const owned = await db.selectFrom('calendar_calendars').selectAll().where('owner_id', '=', ownerId).execute();
-    const shared = await db
+    const email = scopes.find((s) => s.type === 'user')!.value;
+    const candidates = db
       .selectFrom('calendar_acl')
-      .innerJoin('calendar_calendars', 'calendar_calendars.id', 'calendar_acl.calendar_id')
-      .selectAll('calendar_calendars')
-      .select('calendar_acl.role as role')
-      .where('calendar_acl.scope_type', '=', 'user')
-      .where('calendar_acl.scope_value', '=', email.toLowerCase())
-      .where('calendar_acl.deleted', '=', 0)
-      .where('calendar_calendars.owner_id', '<>', ownerId)
-      .execute();
-    return [...owned.map((r) => ({ ...toCalendar(r), role: 'owner' })), ...shared.filter((r: any) => r.role !== 'none').map((r: any) => ({ ...toCalendar(r), role: r.role as string }))];
+      .select('calendar_id')
+      .where('scope_type', '=', 'user')
+      .where('scope_value', '=', email)
+      .where('deleted', '=', 0)
+      .union(db.selectFrom('calendar_list_entries').select('calendar_id').where('principal_id', '=', ownerId).where('added', '=', 1));
+    const others = await db.selectFrom('calendar_calendars').selectAll().where('id', 'in', candidates).where('owner_id', '<>', ownerId).execute();
+    const grants = await this.#grantsIn(db, candidates, scopes);
+    return [
+      ...owned.map((r) => ({ ...toCalendar(r), role: 'owner', direct: true })),
+      ...others.map((r) => {
+        const mine = grants.get(r.id as string) ?? [];
+        return { ...toCalendar(r), role: effectiveRole(mine), direct: directlyShared(mine) };
+      }),
+    ];
   }
 
   async insertCalendar(db: Kysely<any>, row: Omit<CalendarRow, 'changeSeq' | 'syncFloor' | 'longestMs'>, now: number): Promise<boolean> {
@@ -193,7 +215,7 @@ export class CalendarStore {
   }
 
   async putListEntry(db: Kysely<any>, e: ListEntryRow): Promise<void> {
-    const values = { doc: JSON.stringify(e.doc), removed: e.removed ? 1 : 0, version: e.version };
+    const values = { doc: JSON.stringify(e.doc), removed: e.removed ? 1 : 0, added: e.added ? 1 : 0, version: e.version };
     await db
       .insertInto('calendar_list_entries')
       .values({ principal_id: e.principalId, calendar_id: e.calendarId, ...values })
@@ -213,6 +235,46 @@ export class CalendarStore {
       .where('scope_value', '=', scopeValue)
       .executeTakeFirst();
     return row ? toAcl(row) : undefined;
+  }
+
+  /**
+   * The live rules of the calendar with one of these scopes (a user's own, their domain's, the public one): one query,
+   * point lookups on the primary key.
+   */
+  async grantsOn(db: Kysely<any>, calendarId: string, scopes: Scope[]): Promise<Grant[]> {
+    return (await this.#grantsIn(db, [calendarId], scopes)).get(calendarId) ?? [];
+  }
+
+  /** The live rules with one of `scopes` of each of these calendars (a list or a subquery of ids). */
+  async #grantsIn(db: Kysely<any>, calendarIds: string[] | SelectQueryBuilder<any, any, any>, scopes: Scope[]): Promise<Map<string, Grant[]>> {
+    const rows = await db
+      .selectFrom('calendar_acl')
+      .select(['calendar_id', 'scope_type', 'scope_value', 'role'])
+      .where('calendar_id', 'in', calendarIds)
+      .where('scope_type', 'in', scopes.map((s) => s.type))
+      .where('scope_value', 'in', scopes.map((s) => s.value))
+      .where('deleted', '=', 0)
+      .execute();
+    const out = new Map<string, Grant[]>();
+    for (const r of rows) {
+      // The two IN lists also match pairs of no scope asked for: only the exact pairs count.
+      if (!scopes.some((s) => s.type === r.scope_type && s.value === r.scope_value)) continue;
+      const grant = { scopeType: r.scope_type as string, scopeValue: r.scope_value as string, role: r.role as string };
+      out.set(r.calendar_id as string, [...(out.get(r.calendar_id as string) ?? []), grant]);
+    }
+    return out;
+  }
+
+  /** The principals who added the calendar to their list, with their principal attributes (for their e-mail). */
+  async addedBy(db: Kysely<any>, calendarId: string): Promise<Array<{ principalId: string; attrs: unknown }>> {
+    const rows = await db
+      .selectFrom('calendar_list_entries')
+      .innerJoin('core_principals', 'core_principals.id', 'calendar_list_entries.principal_id')
+      .select(['calendar_list_entries.principal_id as principalId', 'core_principals.attrs as attrs'])
+      .where('calendar_list_entries.calendar_id', '=', calendarId)
+      .where('calendar_list_entries.added', '=', 1)
+      .execute();
+    return rows.map((r) => ({ principalId: r.principalId as string, attrs: r.attrs }));
   }
 
   /** The calendar's rules; tombstones only with `withDeleted`. */

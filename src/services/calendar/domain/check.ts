@@ -65,5 +65,10 @@ export function isEmail(v: string): boolean {
   if (at < 1) return false;
   const local = v.slice(0, at);
   const domain = v.slice(at + 1);
-  return local.length <= 64 && ATOM.test(local) && domain.split('.').every((l) => LABEL.test(l));
+  return local.length <= 64 && ATOM.test(local) && isDomainName(domain);
+}
+
+/** A host name: dot-separated labels of letters, digits and inner hyphens. */
+export function isDomainName(v: string): boolean {
+  return v.length <= 253 && v.split('.').every((l) => LABEL.test(l));
 }

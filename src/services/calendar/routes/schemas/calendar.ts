@@ -81,8 +81,10 @@ export const AclRule = Type.Object(
     scope: Type.Optional(
       Type.Object(
         {
-          type: stringEnum(['user'], { description: 'The type of the scope (only user rules are supported).' }),
-          value: Type.String({ format: 'email', maxLength: 254, description: 'The email address of the user; cannot change on update.' }),
+          type: stringEnum(['default', 'user', 'domain'], { description: 'The type of the scope: default (every user), user or domain; group is not supported.' }),
+          value: Type.Optional(
+            Type.String({ maxLength: 254, description: 'The email address of a user or the name of a domain; omitted for type default; cannot change on update.' }),
+          ),
         },
         { ...closed, description: 'The extent to which calendar access is granted by this ACL rule; required by acl.insert.' },
       ),
