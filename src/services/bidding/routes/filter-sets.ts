@@ -4,6 +4,7 @@ import { alreadyExists, decodePageToken, encodePageToken, invalidArgument, notFo
 import { isUniqueViolation } from '../../../core/db/dialect.ts';
 import type { Bidding } from '../bidding.ts';
 import { parseFilterSet } from '../domain/filter-set.ts';
+import { filterSetJson } from '../domain/filter-set-json.ts';
 import { ownerName, type Owner } from '../domain/names.ts';
 import { creationWindowProblem } from '../domain/time-range.ts';
 import type { StoredFilterSet } from '../store.ts';
@@ -26,7 +27,8 @@ export async function createFilterSet(req: FastifyRequest, b: Bidding, owner: Ow
   const outsideWindow = creationWindowProblem(parsed.range, now, b.timeZone);
   if (outsideWindow) throw invalidArgument(outsideWindow);
   // filterSetId is output only: the value sent is ignored, the answer carries the one given, as get answers it.
-  const { filterSetId: _ignored, ...stored } = body as Record<string, unknown>;
+  const { filterSetId: _ignored, ...submitted } = body as Record<string, unknown>;
+  const stored = filterSetJson(submitted);
   const name = parsed.name;
   // A transient filter set past its hour is gone even if its removal job has not run yet: free the name.
   await b.store.deleteExpired(name, now);
