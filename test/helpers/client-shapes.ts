@@ -1,68 +1,82 @@
-// Checks a response against the googleapis type definitions of one API version: every field must be one the
-// resource's `Schema$...` interface declares, with its JSON type (int64 values are strings there, as on the wire).
+// Checks a response against the googleapis type definitions of one API version, read with the TypeScript parser:
+// every field must be one its `Schema$...` interface (or an object type written inline in it) declares, with the JSON
+// type given there (int64 values are strings, as on the wire). Maps (`[key: string]: T`) take any key.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import ts from 'typescript';
 
-type FieldType = { kind: 'string' | 'number' | 'boolean' | 'any' } | { kind: 'schema'; name: string };
-interface Field {
-  type: FieldType;
-  array: boolean;
-}
-
-type Schemas = Map<string, Map<string, Field>>;
+type Schemas = Map<string, ts.InterfaceDeclaration>;
 
 function parse(api: string, version: string): Schemas {
   const require = createRequire(import.meta.url);
   const file = join(dirname(require.resolve('googleapis/package.json')), `build/src/apis/${api}/${version}.d.ts`);
-  const text = readFileSync(file, 'utf8');
-  const out = new Map<string, Map<string, Field>>();
-  for (const m of text.matchAll(/export interface Schema\$(\w+) \{([\s\S]*?)\n {4}\}/g)) {
-    const fields = new Map<string, Field>();
-    for (const f of m[2].matchAll(/^ {8}(\w+)\?: ([^;]+);/gm)) {
-      const raw = f[2].replace(/ \| null$/, '');
-      const array = raw.endsWith('[]');
-      const base = array ? raw.slice(0, -2) : raw;
-      const schema = /^Schema\$(\w+)$/.exec(base);
-      const type: FieldType = schema ? { kind: 'schema', name: schema[1] } : base === 'string' || base === 'number' || base === 'boolean' ? { kind: base } : { kind: 'any' };
-      fields.set(f[1], { type, array });
-    }
-    out.set(m[1], fields);
-  }
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+  const out: Schemas = new Map();
+  const visit = (node: ts.Node): void => {
+    if (ts.isInterfaceDeclaration(node) && node.name.text.startsWith('Schema$')) out.set(node.name.text.slice('Schema$'.length), node);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
   return out;
 }
 
 /**
  * The checker of one API version's answers (`clientShapes('content', 'v2.1')`): where a value departs from
- * `Schema$<name>`, one line per unknown field or wrong JSON type.
+ * `Schema$<name>`, one line per unknown field or wrong JSON type, nested objects included.
  */
 export function clientShapes(api: string, version: string): (name: string, value: unknown) => string[] {
   let schemas: Schemas | undefined;
-  return (name, value) => mismatches((schemas ??= parse(api, version)), name, value, name);
+  return (name, value) => new Checker((schemas ??= parse(api, version))).schema(name, value, name);
 }
 
-function mismatches(schemas: Schemas, name: string, value: unknown, path: string): string[] {
-  const fields = schemas.get(name);
-  if (!fields) return [`${path}: no Schema$${name} in the type definitions`];
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [`${path}: not an object`];
-  const problems: string[] = [];
-  for (const [key, v] of Object.entries(value)) {
-    const field = fields.get(key);
-    if (!field) {
-      problems.push(`${path}.${key}: not a field of Schema$${name}`);
-      continue;
-    }
-    if (field.array !== Array.isArray(v)) {
-      problems.push(`${path}.${key}: ${field.array ? 'expected an array' : 'unexpected array'}`);
-      continue;
-    }
-    const items = field.array ? (v as unknown[]) : [v];
-    items.forEach((item, i) => {
-      const at = field.array ? `${path}.${key}[${i}]` : `${path}.${key}`;
-      if (field.type.kind === 'any') return;
-      if (field.type.kind === 'schema') problems.push(...mismatches(schemas, field.type.name, item, at));
-      else if (typeof item !== field.type.kind) problems.push(`${at}: ${JSON.stringify(item)} is not a ${field.type.kind}`);
+class Checker {
+  readonly #schemas: Schemas;
+
+  constructor(schemas: Schemas) {
+    this.#schemas = schemas;
+  }
+
+  schema(name: string, value: unknown, path: string): string[] {
+    const schema = this.#schemas.get(name);
+    if (!schema) return [`${path}: no Schema$${name} in the type definitions`];
+    return this.#members(schema.members, value, path, `Schema$${name}`);
+  }
+
+  #members(members: ts.NodeArray<ts.TypeElement>, value: unknown, path: string, owner: string): string[] {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return [`${path}: not an object`];
+    const fields = new Map(members.filter(ts.isPropertySignature).map((m) => [(m.name as ts.Identifier).text, m.type!]));
+    const map = members.find(ts.isIndexSignatureDeclaration)?.type;
+    return Object.entries(value).flatMap(([key, v]) => {
+      const type = fields.get(key) ?? map;
+      return type ? this.#typed(type, v, `${path}.${key}`) : [`${path}.${key}: not a field of ${owner}`];
     });
   }
-  return problems;
+
+  #typed(type: ts.TypeNode, value: unknown, path: string): string[] {
+    const t = withoutNull(type);
+    if (ts.isTypeLiteralNode(t)) return this.#members(t.members, value, path, 'the inline type');
+    if (ts.isArrayTypeNode(t) || (ts.isTypeReferenceNode(t) && (t.typeName as ts.Identifier).text === 'Array')) {
+      if (!Array.isArray(value)) return [`${path}: expected an array`];
+      const item = ts.isArrayTypeNode(t) ? t.elementType : t.typeArguments![0];
+      return value.flatMap((v, i) => this.#typed(item, v, `${path}[${i}]`));
+    }
+    if (ts.isTypeReferenceNode(t)) {
+      const name = (t.typeName as ts.Identifier).text;
+      return name.startsWith('Schema$') ? this.schema(name.slice('Schema$'.length), value, path) : [];
+    }
+    const kind = JSON_KINDS[t.kind];
+    if (kind && typeof value !== kind) return [`${path}: ${JSON.stringify(value)} is not a ${kind}`];
+    return [];
+  }
 }
+
+const JSON_KINDS: Partial<Record<ts.SyntaxKind, string>> = {
+  [ts.SyntaxKind.StringKeyword]: 'string',
+  [ts.SyntaxKind.NumberKeyword]: 'number',
+  [ts.SyntaxKind.BooleanKeyword]: 'boolean',
+};
+
+/** `T | null` as `T`: the types allow null for every field, and an answer leaves a field out instead. */
+const withoutNull = (type: ts.TypeNode): ts.TypeNode =>
+  ts.isUnionTypeNode(type) ? (type.types.find((t) => !(ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword)) ?? type) : type;
