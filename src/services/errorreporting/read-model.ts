@@ -88,11 +88,11 @@ export async function listGroupStats(store: ErrorStore, scope: Scope, q: GroupSt
     if (turns.due) await turns.take();
     const mine = slicesOf.get(a.groupId) ?? [];
     const affected = uniqueServices(mine);
-    const stats: Record<string, unknown> = {
-      group: errorGroupJson(groups.get(a.groupId)!, scope),
-      count: String(a.count),
-      affectedUsersCount: String(a.affectedUsers),
-    };
+    // Zero counts are left out, as proto3 JSON leaves out every scalar at its default (a group named by id without
+    // events in the range has neither count).
+    const stats: Record<string, unknown> = { group: errorGroupJson(groups.get(a.groupId)!, scope) };
+    if (a.count > 0) stats.count = String(a.count);
+    if (a.affectedUsers > 0) stats.affectedUsersCount = String(a.affectedUsers);
     if (plan) {
       const timedCounts: Array<Record<string, string>> = [];
       for (const b of bucketsOf(plan, q.timeRange, sumByIndex(mine))) {
@@ -107,8 +107,10 @@ export async function listGroupStats(store: ErrorStore, scope: Scope, q: GroupSt
       stats.firstSeenTime = wireTime(bound.firstSeen);
       stats.lastSeenTime = wireTime(bound.lastSeen);
     }
-    if (affected.length) stats.affectedServices = affected;
-    stats.numAffectedServices = affected.length;
+    if (affected.length) {
+      stats.affectedServices = affected;
+      stats.numAffectedServices = affected.length;
+    }
     const representative = representativeOf.get(a.groupId);
     if (representative) stats.representative = errorEventJson(representative);
     errorGroupStats.push(stats);
