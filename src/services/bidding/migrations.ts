@@ -1,6 +1,7 @@
 // Tables of the bidding service: filter sets, the raw bid events, and the three hourly aggregates built from them.
 import { sql, type Kysely, type Migration } from 'kysely';
 import { columnTypes, dialectOf, withAutoId } from '../../core/db/dialect.ts';
+import { filterSetJson } from './domain/filter-set-json.ts';
 
 const counters = (t: any) =>
   t
@@ -130,6 +131,17 @@ export const migrations: Record<string, Migration> = {
         .on('bidding_outcomes')
         .columns(['bidder', 'stage', 'hour', 'account', 'format', 'environment', 'platform', 'reason', 'n'])
         .execute();
+    },
+  },
+  // Filter sets were stored as submitted, so one written with nulls or numbers in their other proto3 form was answered
+  // so; they are answered in the API's output form now, and the ones stored before are rewritten to it.
+  '005_filter_sets_output_form': {
+    async up(db: Kysely<any>) {
+      const rows = await db.selectFrom('bidding_filter_sets').select(['id', 'body']).execute();
+      for (const row of rows) {
+        const body = JSON.stringify(filterSetJson(JSON.parse(row.body)));
+        if (body !== row.body) await db.updateTable('bidding_filter_sets').set({ body }).where('id', '=', row.id).execute();
+      }
     },
   },
 };
