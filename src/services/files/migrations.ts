@@ -284,4 +284,17 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('files_changes').addColumn('space', t.text, (c) => c.notNull().defaultTo('drive')).execute();
     },
   },
+  // Drive's feed gives each changed item once, as its latest change: a newer change of an item replaces the older
+  // ones in its subject's feed. Each change names its item (`file:<id>` or `drive:<id>`, as a drive's id is also its
+  // root folder's), the changes an item's later ones replaced are dropped, and the index finds an item's changes.
+  '0006_change_items': {
+    async up(db: Kysely<any>) {
+      const t = columnTypes(db);
+      await db.schema.alterTable('files_changes').addColumn('item', t.text, (c) => c.notNull().defaultTo('')).execute();
+      await sql`update files_changes set item = case when change_type = 'drive' then 'drive:' || drive_id else 'file:' || file_id end`.execute(db);
+      await db.schema.createIndex('files_changes_item').on('files_changes').columns(['subject', 'item', 'id']).execute();
+      await sql`delete from files_changes where exists (select 1 from files_changes later
+        where later.subject = files_changes.subject and later.item = files_changes.item and later.id > files_changes.id)`.execute(db);
+    },
+  },
 };
