@@ -13,7 +13,6 @@ import { TOKENS } from './helpers.ts';
 
 const NOW = Date.parse('2026-01-10T20:30:00Z');
 const EVENTS = [...simulate({ bidder: '1000', accounts: ['1000', '1001', '2001'], end: NOW, days: 2, rate: 60, seed: 31 })].map((e) => eventToJson(e));
-const shapeMismatches = clientShapes('adexchangebuyer2', 'v2beta1');
 
 /**
  * The spec (A2) shows `filterSetId` on every filter set the service answers, a field the client's current
@@ -26,26 +25,9 @@ function withoutFilterSetId(filterSet: Record<string, unknown>): Record<string, 
   return rest;
 }
 
-function assertShape(schema: string, data: Record<string, any>): void {
-  const checked =
-    schema === 'FilterSet' ? withoutFilterSetId(data) : schema === 'ListFilterSetsResponse' ? { ...data, filterSets: data.filterSets?.map(withoutFilterSetId) } : data;
-  assert.deepEqual(shapeMismatches(schema, checked), [], JSON.stringify(data));
-}
-
-/** Reads every page of a list through `nextPageToken`, checking each page's shape. */
-async function allPages<T>(schema: string, field: string, read: (pageToken: string | undefined) => Promise<{ data: Record<string, any> }>): Promise<{ items: T[]; pages: number }> {
-  const items: T[] = [];
-  let pageToken: string | undefined;
-  let pages = 0;
-  do {
-    const { data } = await read(pageToken);
-    assertShape(schema, data);
-    items.push(...((data[field] as T[] | undefined) ?? []));
-    pageToken = data.nextPageToken ?? undefined;
-    pages += 1;
-  } while (pageToken);
-  return { items, pages };
-}
+const { assert: assertShape, allPages } = clientShapes('adexchangebuyer2', 'v2beta1', (schema, data) =>
+  schema === 'FilterSet' ? withoutFilterSetId(data) : schema === 'ListFilterSetsResponse' ? { ...data, filterSets: data.filterSets?.map(withoutFilterSetId) } : data,
+);
 
 /** Each metrics collection of a filter set: the client's resource, its answer's schema and its rows field. */
 const COLLECTIONS = [

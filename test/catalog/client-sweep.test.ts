@@ -6,26 +6,7 @@ import { DATABASES } from '../helpers/runtime.ts';
 import { clientShapes } from '../helpers/client-shapes.ts';
 import { MCA, SUB, product, startCatalog, type CatalogRuntime } from './helpers.ts';
 
-const shapeMismatches = clientShapes('content', 'v2.1');
-
-function assertShape(schema: string, data: unknown): void {
-  assert.deepEqual(shapeMismatches(schema, data), [], JSON.stringify(data));
-}
-
-/** Reads every page of a list through `nextPageToken`, checking each page's shape. */
-async function allPages<T>(schema: string, field: string, read: (pageToken: string | undefined) => Promise<{ data: Record<string, any> }>): Promise<{ items: T[]; pages: number }> {
-  const items: T[] = [];
-  let pageToken: string | undefined;
-  let pages = 0;
-  do {
-    const { data } = await read(pageToken);
-    assertShape(schema, data);
-    items.push(...((data[field] as T[] | undefined) ?? []));
-    pageToken = data.nextPageToken ?? undefined;
-    pages += 1;
-  } while (pageToken);
-  return { items, pages };
-}
+const { assert: assertShape, allPages } = clientShapes('content', 'v2.1');
 
 for (const database of DATABASES) {
   describe(`catalog through the googleapis client (${database})`, () => {

@@ -10,26 +10,7 @@ import { clientShapes } from '../helpers/client-shapes.ts';
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const PROJECT = 'projects/sweep-project';
 const REGIONAL = `${PROJECT}/locations/global`;
-const shapeMismatches = clientShapes('clouderrorreporting', 'v1beta1');
-
-function assertShape(schema: string, data: unknown): void {
-  assert.deepEqual(shapeMismatches(schema, data), [], JSON.stringify(data));
-}
-
-/** Reads every page of a list through `nextPageToken`, checking each page's shape. */
-async function allPages<T>(schema: string, field: string, read: (pageToken: string | undefined) => Promise<{ data: Record<string, any> }>): Promise<{ items: T[]; pages: number }> {
-  const items: T[] = [];
-  let pageToken: string | undefined;
-  let pages = 0;
-  do {
-    const { data } = await read(pageToken);
-    assertShape(schema, data);
-    items.push(...((data[field] as T[] | undefined) ?? []));
-    pageToken = data.nextPageToken ?? undefined;
-    pages += 1;
-  } while (pageToken);
-  return { items, pages };
-}
+const { assert: assertShape, allPages } = clientShapes('clouderrorreporting', 'v1beta1');
 
 /** A trace whose innermost frames differ by `n`, so each makes a group of its own. */
 const trace = (n: number) => `Error: failure ${n}\n    at step${n} (/srv/app.js:${n}:1)\n    at run (/srv/main.js:4:3)`;

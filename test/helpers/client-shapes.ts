@@ -1,6 +1,7 @@
 // Checks a response against the googleapis type definitions of one API version, read with the TypeScript parser:
 // every field must be one its `Schema$...` interface (or an object type written inline in it) declares, with the JSON
 // type given there (int64 values are strings, as on the wire). Maps (`[key: string]: T`) take any key.
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -21,13 +22,40 @@ function parse(api: string, version: string): Schemas {
   return out;
 }
 
+export interface ShapeChecker {
+  /** Where `value` departs from `Schema$<name>`: one line per unknown field or wrong JSON type, nested objects included. */
+  mismatches(name: string, value: unknown): string[];
+  /** Fails the test where `value` departs from `Schema$<name>`. */
+  assert(name: string, value: unknown): void;
+  /** Reads every page of a list through `nextPageToken`, checking each page against `Schema$<name>`. */
+  allPages<T>(name: string, field: string, read: (pageToken: string | undefined) => Promise<{ data: Record<string, any> }>): Promise<{ items: T[]; pages: number }>;
+}
+
 /**
- * The checker of one API version's answers (`clientShapes('content', 'v2.1')`): where a value departs from
- * `Schema$<name>`, one line per unknown field or wrong JSON type, nested objects included.
+ * The checker of one API version's answers (`clientShapes('content', 'v2.1')`). `prepare` may take out of an answer
+ * what the test checks itself (a field the spec adds and the client's types lack) before the check.
  */
-export function clientShapes(api: string, version: string): (name: string, value: unknown) => string[] {
+export function clientShapes(api: string, version: string, prepare: (name: string, value: any) => unknown = (_, value) => value): ShapeChecker {
   let schemas: Schemas | undefined;
-  return (name, value) => new Checker((schemas ??= parse(api, version))).schema(name, value, name);
+  const mismatches = (name: string, value: unknown) => new Checker((schemas ??= parse(api, version))).schema(name, value, name);
+  const check = (name: string, value: unknown) => assert.deepEqual(mismatches(name, prepare(name, value)), [], JSON.stringify(value));
+  return {
+    mismatches,
+    assert: check,
+    async allPages<T>(name: string, field: string, read: (pageToken: string | undefined) => Promise<{ data: Record<string, any> }>) {
+      const items: T[] = [];
+      let pageToken: string | undefined;
+      let pages = 0;
+      do {
+        const { data } = await read(pageToken);
+        check(name, data);
+        items.push(...((data[field] as T[] | undefined) ?? []));
+        pageToken = data.nextPageToken ?? undefined;
+        pages += 1;
+      } while (pageToken);
+      return { items, pages };
+    },
+  };
 }
 
 class Checker {
