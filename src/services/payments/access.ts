@@ -1,11 +1,13 @@
 // Who may call: the `pay-api-key` header (alias `cp-api-key`), verified against the client's licence key within the
-// TTL window, each nonce accepted once; and whether the caller owns the merchant named in the request.
+// TTL window, from one of the client's accepted sources, each nonce accepted once; and whether the caller owns the
+// merchant named in the request.
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { nameCaller } from '../../core/http/caller-name.ts';
 import type { Clock } from '../../core/clock.ts';
-import { payError, PaymentsError, type Caller, type Merchant } from './contract.ts';
+import { payError, PaymentsError, type Caller, type Client, type Merchant } from './contract.ts';
 import type { Clients } from './clients.ts';
+import { sourceAccepted } from './domain/accepted-sources.ts';
 import { decodeApiKey, verifyApiKey } from './domain/api-key.ts';
 import type { KeySubjectStore } from './store/key-subjects.ts';
 import type { MerchantStore } from './store/merchants.ts';
@@ -59,10 +61,20 @@ export class Access {
     if (minute === undefined) throw payError(403, 'S004', 'The API key is invalid or has expired');
     const client = (await this.#clients.get(key.clientid))!;
     nameCaller(req.raw, `client ${key.clientid}`);
+    // Before the nonce is claimed: a refused source spends nothing, and the key may still be used from an accepted one.
+    this.checkSource(client, req);
     const subject = await this.#subjects.subjectOf(key.clientid, key.nonceHex);
     const caller: Caller = subject === undefined ? { client, licenceKey } : { client, licenceKey, subject };
     // The nonce is remembered until the key could no longer verify (its minute + TTL, plus the minute itself).
     return { caller, nonce: { clientid: key.clientid, nonce: key.nonceHex, expiresAt: minute + (this.#ttlMinutes + 2) * MINUTE } };
+  }
+
+  /**
+   * Refuses (403 P007) a request whose connection does not come from one of the client's accepted sources. The
+   * socket's peer decides: X-Forwarded-For is never read, as any caller could write it.
+   */
+  checkSource(client: Client, req: FastifyRequest): void {
+    if (!sourceAccepted(client.acceptedSources, req.socket.remoteAddress)) throw payError(403, 'P007', 'Request is not from an accepted source');
   }
 
   /** Marks a nonce used, on `db` (a transaction) when given; 403 when it was used already. */

@@ -6,7 +6,7 @@ import { isTimeZone } from '../../core/time.ts';
 import type { Gateway } from './gateway.ts';
 import { batchView } from './batches.ts';
 import { mintApiKey } from './manual-key.ts';
-import { ClientConfig, MerchantConfig, merchantConfigView, merchantFromConfig, problemWith } from './settings.ts';
+import { clientConfigProblem, clientConfigView, MerchantConfig, merchantConfigView, merchantFromConfig, problemWith, type ClientConfig } from './settings.ts';
 
 const bad = (message: string) => new ApiError(400, message);
 const notFound = (message: string) => new ApiError(404, message);
@@ -17,16 +17,18 @@ function merchantIdParam(value: string): number {
 }
 
 export function adminRoutes(app: FastifyInstance, g: Gateway): void {
-  app.get('/clients', async () => ({ clients: await g.clients.list() }));
+  app.get('/clients', async () => ({ clients: (await g.clients.list()).map(clientConfigView) }));
 
   app.post('/clients', async (req, reply) => {
-    const problem = problemWith(ClientConfig, req.body);
+    const problem = clientConfigProblem(req.body);
     if (problem) throw bad(problem);
-    const body = req.body as { clientid: string; name?: string; licence_key?: string };
+    const body = req.body as ClientConfig;
     const existing = await g.clients.get(body.clientid);
-    const licenceKey = await g.clients.upsert({ clientid: body.clientid, name: body.name ?? existing?.name ?? body.clientid, licenceKey: body.licence_key });
+    const name = body.name ?? existing?.name ?? body.clientid;
+    const licenceKey = await g.clients.upsert({ clientid: body.clientid, name, licenceKey: body.licence_key, acceptedSources: body.accepted_sources });
     reply.code(existing ? 200 : 201);
-    return { clientid: body.clientid, name: body.name ?? existing?.name ?? body.clientid, ...(licenceKey ? { licence_key: licenceKey } : {}) };
+    const saved = (await g.clients.get(body.clientid))!;
+    return { ...clientConfigView(saved), ...(licenceKey ? { licence_key: licenceKey } : {}) };
   });
 
   app.delete('/clients/:clientid', async (req, reply) => {

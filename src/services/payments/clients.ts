@@ -1,9 +1,10 @@
 // Payment clients are principals of kind `payment_client`; their licence key is an encrypted `licence_key`
-// credential (the server must read it back to verify API keys, MACs and digests).
+// credential (the server must read it back to verify API keys, MACs and digests). Its accepted sources (IP allow-list)
+// are the principal's `accepted_sources` attribute.
 import { randomBytes } from 'node:crypto';
 import { boundedCache, type CacheBudget } from '../../core/cache.ts';
 import type { Clock } from '../../core/clock.ts';
-import type { Identity } from '../../core/identity.ts';
+import type { Identity, Principal } from '../../core/identity.ts';
 import type { Client } from './contract.ts';
 
 export const CLIENT_KIND = 'payment_client';
@@ -29,18 +30,21 @@ export class Clients {
   constructor(identity: Identity, clock: Clock, cacheBudget: CacheBudget = DEFAULT_CLIENT_CACHE_BUDGET) {
     this.#identity = identity;
     this.#clock = clock;
-    this.#cache = boundedCache<string, CachedClient>(cacheBudget, (c) => (c.client.clientid.length + c.client.name.length + c.key.length) * 2 + 64);
+    this.#cache = boundedCache<string, CachedClient>(cacheBudget, (c) => {
+      const sources = c.client.acceptedSources.reduce((n, s) => n + s.length + 16, 0);
+      return (c.client.clientid.length + c.client.name.length + c.key.length + sources) * 2 + 64;
+    });
   }
 
   async get(clientid: string): Promise<Client | undefined> {
     const cached = this.#fresh(clientid);
     if (cached) return cached.client;
     const p = await this.#identity.getPrincipal(clientid);
-    return p && p.kind === CLIENT_KIND ? { clientid: p.id, name: p.name } : undefined;
+    return p && p.kind === CLIENT_KIND ? clientOf(p) : undefined;
   }
 
   async list(): Promise<Client[]> {
-    return (await this.#identity.listPrincipals(CLIENT_KIND)).map((p) => ({ clientid: p.id, name: p.name }));
+    return (await this.#identity.listPrincipals(CLIENT_KIND)).map(clientOf);
   }
 
   async licenceKeyOf(clientid: string): Promise<string | undefined> {
@@ -63,10 +67,14 @@ export class Clients {
 
   /**
    * Creates the client, or renames it; `licenceKey` replaces its key (a random one is made for a new client without
-   * one). Answers the licence key when it was set or made now.
+   * one), `acceptedSources` its accepted sources (kept when absent; empty accepts every source). Answers the licence
+   * key when it was set or made now.
    */
-  async upsert(input: { clientid: string; name: string; licenceKey?: string }): Promise<string | undefined> {
-    await this.#identity.upsertPrincipal({ id: input.clientid, kind: CLIENT_KIND, name: input.name });
+  async upsert(input: { clientid: string; name: string; licenceKey?: string; acceptedSources?: readonly string[] }): Promise<string | undefined> {
+    const previous = await this.#identity.getPrincipal(input.clientid);
+    const { accepted_sources: kept, ...attrs } = previous?.kind === CLIENT_KIND ? previous.attrs : {};
+    const sources = input.acceptedSources ?? (Array.isArray(kept) ? (kept as string[]) : []);
+    await this.#identity.upsertPrincipal({ id: input.clientid, kind: CLIENT_KIND, name: input.name, attrs: sources.length > 0 ? { ...attrs, accepted_sources: sources } : attrs });
     const existing = (await this.#identity.listCredentials(input.clientid)).filter((c) => c.type === 'licence_key');
     let issued: string | undefined;
     if (input.licenceKey !== undefined) {
@@ -100,6 +108,11 @@ export class Clients {
       keepSecret: true,
     });
   }
+}
+
+function clientOf(p: Principal): Client {
+  const sources = p.attrs.accepted_sources;
+  return { clientid: p.id, name: p.name, acceptedSources: Array.isArray(sources) ? (sources as string[]) : [] };
 }
 
 /** 16 upper-case letters and digits, the shape of issued licence keys. */

@@ -25,6 +25,8 @@ import type { AcquirerOutcome } from './domain/sandbox.ts';
 export interface Client {
   clientid: string;
   name: string;
+  /** Addresses and CIDR ranges its API-key requests may come from; empty accepts every source. */
+  acceptedSources: readonly string[];
 }
 
 /** Policy value: '0' account default, '1' enforced, '2' bypass, '3' ignore. */

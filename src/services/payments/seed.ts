@@ -15,7 +15,7 @@ export async function seed(g: Gateway): Promise<void> {
   }
   for (const c of g.settings.clients ?? []) {
     const existing = await g.clients.get(c.clientid);
-    await g.clients.upsert({ clientid: c.clientid, name: c.name ?? existing?.name ?? c.clientid, licenceKey: c.licence_key });
+    await g.clients.upsert({ clientid: c.clientid, name: c.name ?? existing?.name ?? c.clientid, licenceKey: c.licence_key, acceptedSources: c.accepted_sources });
   }
   for (const m of g.settings.merchants ?? []) {
     if (!(await g.clients.get(m.clientid))) throw new Error(`services.payments settings: merchant ${m.merchantid} names unknown client ${m.clientid}`);

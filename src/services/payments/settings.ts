@@ -4,7 +4,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { CacheBudgetSchema } from '../../core/cache.ts';
 import { isTimeZone } from '../../core/time.ts';
-import type { Merchant, PolicyValue } from './contract.ts';
+import type { Client, Merchant, PolicyValue } from './contract.ts';
+import { acceptedSourcesProblem, MAX_ACCEPTED_SOURCES } from './domain/accepted-sources.ts';
 
 const Policy = Type.Union([Type.Literal('0'), Type.Literal('1'), Type.Literal('2'), Type.Literal('3')]);
 
@@ -13,6 +14,8 @@ export const ClientConfig = Type.Object(
     clientid: Type.String({ pattern: '^[A-Za-z0-9_.-]{2,50}$' }),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     licence_key: Type.Optional(Type.String({ minLength: 8, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' })),
+    /** IPv4/IPv6 addresses and CIDR ranges its API-key requests may come from; empty accepts every source. */
+    accepted_sources: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: MAX_ACCEPTED_SOURCES })),
   },
   { additionalProperties: false },
 );
@@ -54,6 +57,7 @@ export const PaymentsSettings = Type.Object(
 
 export type PaymentsSettings = Static<typeof PaymentsSettings>;
 export type MerchantConfig = Static<typeof MerchantConfig>;
+export type ClientConfig = Static<typeof ClientConfig>;
 
 /** Sandbox key lifetime: 20 minutes. */
 export const DEFAULT_KEY_TTL_MINUTES = 20;
@@ -73,6 +77,8 @@ export function parseSettings(raw: Record<string, unknown>): PaymentsSettings {
   // A configured client's key must be known to whoever configured it: a random one would never be shown.
   for (const c of (raw as PaymentsSettings).clients ?? []) {
     if (c.licence_key === undefined) throw new Error(`services.payments settings: client ${c.clientid} needs a licence_key`);
+    const sources = acceptedSourcesProblem(c.accepted_sources ?? []);
+    if (sources) throw new Error(`services.payments settings: client ${c.clientid}: ${sources}`);
   }
   for (const m of (raw as PaymentsSettings).merchants ?? []) {
     if (m.time_zone && !isTimeZone(m.time_zone)) throw new Error(`services.payments settings: merchant ${m.merchantid}: unknown time zone ${m.time_zone}`);
@@ -99,6 +105,16 @@ export function merchantFromConfig(c: MerchantConfig, previous?: Merchant): Merc
     threeDSecure: c.three_d_secure ?? previous?.threeDSecure ?? true,
     status: c.status ?? previous?.status ?? 'A',
   };
+}
+
+/** The first problem with a client's configuration (schema, then each accepted source); undefined when valid. */
+export function clientConfigProblem(value: unknown): string | undefined {
+  return problemWith(ClientConfig, value) ?? acceptedSourcesProblem((value as ClientConfig).accepted_sources ?? []);
+}
+
+/** The admin view of a client (never its licence key). */
+export function clientConfigView(c: Client): ClientConfig {
+  return { clientid: c.clientid, name: c.name, accepted_sources: [...c.acceptedSources] };
 }
 
 /** The admin/API view of a merchant's configuration. */

@@ -23,6 +23,8 @@ export function authenticateRoutes(app: FastifyInstance, g: Gateway): void {
     // Unknown client and wrong licence key answer alike, so the answer does not reveal which clients exist.
     const expected = await g.clients.licenceKeyOf(clientid);
     if (expected === undefined || !safeEqual(expected, licenceKey)) throw payError(403, 'S003', 'Invalid client id and licence key combination');
+    // A key for a client is issued only where its keys would be accepted.
+    g.access.checkSource((await g.clients.get(clientid))!, req);
     const now = g.ctx.clock.now();
     const nonce = randomBytes(16);
     const key = makeApiKey(clientid, licenceKey, nonce, now);
