@@ -17,18 +17,29 @@ export interface GoogleApi {
   servicePath: string;
   /** The routes that are methods of this API (other routes, such as upload or mirror prefixes, are left out). */
   routePrefix: string;
+  /** Google's batchPath (after rootUrl): `batch/<api>/<version>` for the older APIs, `batch` for the newer ones. */
+  batchPath: string;
+  /** The most calls Google takes in one batch request (1000 unless the API's batch guide says fewer). */
+  maxBatchCalls: number;
 }
 
 /** The Google-style services and the API each follows (core names services only by id, as in service.ts). */
 export const GOOGLE_APIS: Partial<Record<ServiceId, GoogleApi>> = {
-  bidding: { name: 'adexchangebuyer2', version: 'v2beta1', title: 'Ad Exchange Buyer API II', servicePath: '', routePrefix: '/v2beta1/' },
-  entities: { name: 'kgsearch', version: 'v1', title: 'Knowledge Graph Search API', servicePath: '', routePrefix: '/v1/' },
-  errorreporting: { name: 'clouderrorreporting', version: 'v1beta1', title: 'Error Reporting API', servicePath: '', routePrefix: '/v1beta1/' },
-  catalog: { name: 'content', version: 'v2.1', title: 'Content API for Shopping', servicePath: 'content/v2.1/', routePrefix: '/content/v2.1/' },
-  files: { name: 'drive', version: 'v2', title: 'Google Drive API', servicePath: 'drive/v2/', routePrefix: '/drive/v2/' },
-  books: { name: 'books', version: 'v1', title: 'Books API', servicePath: '', routePrefix: '/books/v1/' },
-  calendar: { name: 'calendar', version: 'v3', title: 'Calendar API', servicePath: 'calendar/v3/', routePrefix: '/calendar/v3/' },
+  bidding: { name: 'adexchangebuyer2', version: 'v2beta1', title: 'Ad Exchange Buyer API II', servicePath: '', routePrefix: '/v2beta1/', batchPath: 'batch', maxBatchCalls: 1000 },
+  entities: { name: 'kgsearch', version: 'v1', title: 'Knowledge Graph Search API', servicePath: '', routePrefix: '/v1/', batchPath: 'batch', maxBatchCalls: 1000 },
+  errorreporting: { name: 'clouderrorreporting', version: 'v1beta1', title: 'Error Reporting API', servicePath: '', routePrefix: '/v1beta1/', batchPath: 'batch', maxBatchCalls: 1000 },
+  catalog: { name: 'content', version: 'v2.1', title: 'Content API for Shopping', servicePath: 'content/v2.1/', routePrefix: '/content/v2.1/', batchPath: 'batch', maxBatchCalls: 1000 },
+  // Drive's and Calendar's batch guides: at most 100 and 50 calls.
+  files: { name: 'drive', version: 'v2', title: 'Google Drive API', servicePath: 'drive/v2/', routePrefix: '/drive/v2/', batchPath: 'batch/drive/v2', maxBatchCalls: 100 },
+  books: { name: 'books', version: 'v1', title: 'Books API', servicePath: '', routePrefix: '/books/v1/', batchPath: 'batch/books/v1', maxBatchCalls: 1000 },
+  calendar: { name: 'calendar', version: 'v3', title: 'Calendar API', servicePath: 'calendar/v3/', routePrefix: '/calendar/v3/', batchPath: 'batch/calendar/v3', maxBatchCalls: 50 },
 };
+
+/** The API each listener follows, recorded by serveDiscovery (which runs before the service's routes). */
+const apiOfListener = new WeakMap<FastifyInstance, GoogleApi>();
+
+/** The Google API the listener `app` serves, if any (what the family installer reads to serve batch requests). */
+export const googleApiOf = (app: FastifyInstance): GoogleApi | undefined => apiOfListener.get(app);
 
 export interface DiscoveryParameter {
   type: string;
@@ -83,6 +94,7 @@ export interface RestDescription extends DiscoveryResource {
 export function serveDiscovery(app: FastifyInstance, id: ServiceId): void {
   const api = GOOGLE_APIS[id];
   if (!api) return;
+  apiOfListener.set(app, api);
   const missing = (url: string) => notFound(`The requested URL ${url.split('?')[0]} was not found on this server.`);
   app.get('/$discovery/rest', { schema: { hide: true } }, async (req) => {
     const version = (req.query as { version?: unknown }).version;
@@ -139,7 +151,7 @@ export function restDescription(api: GoogleApi, openapi: OpenAPIV3.Document, roo
     rootUrl,
     servicePath: api.servicePath,
     baseUrl: rootUrl + api.servicePath,
-    batchPath: 'batch',
+    batchPath: api.batchPath,
     parameters: systemParameters(),
     schemas: {},
     ...root,

@@ -1,8 +1,11 @@
 // Everything the Google-style APIs share on the wire: system query parameters on every route, `fields` partial
-// responses, `prettyPrint`, and the error envelope for every failure (including the framework's own).
+// responses, `prettyPrint`, the error envelope for every failure (including the framework's own), and the HTTP batch
+// endpoint of the API the listener follows.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isApiError, isUnstorableText, frameworkStatus } from '../errors.ts';
 import { isMediaType } from '../http/media-type.ts';
+import { serveBatch } from './batch.ts';
+import { googleApiOf } from './discovery.ts';
 import { GoogleError, googleErrorBody, type GoogleErrorDetail } from './errors.ts';
 import { FieldsSyntaxError, applyFields, parseFields, type Selection } from './fields.ts';
 
@@ -84,6 +87,10 @@ export function installGoogleFamily(app: FastifyInstance, options: GoogleFamilyO
     req.log.error({ err }, 'unhandled error');
     reply.code(500).send(googleErrorBody(500, 'Internal error encountered.', { reason: 'backendError' }, domain));
   });
+
+  // Known once the runtime has served the listener's discovery document (a bare instance serves no batch endpoint).
+  const api = googleApiOf(app);
+  if (api) serveBatch(app, api);
 }
 
 /** A body whose Content-Type is no media type at all: a malformed request (400), not an unsupported type (415). */
