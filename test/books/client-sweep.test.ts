@@ -253,9 +253,10 @@ for (const database of DATABASES) {
         .flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`))
         .sort();
       const called = clientRoutes();
+      // The batch endpoint is the one route beyond the client's methods (the client sends no batches).
       assert.deepEqual(
         served.filter((r) => !called.includes(r)),
-        [],
+        ['POST /batch/books/v1'],
       );
       assert.deepEqual(
         called.filter((r) => !served.includes(r)),

@@ -53,7 +53,8 @@ for (const database of DATABASES) {
         for (const [method, op] of Object.entries(methods)) {
           if (method === 'head') continue;
           assert.ok(op.parameters?.some((p: any) => p.name === 'key'), `${method} ${path} documents its query string`);
-          assert.equal(op.requestBody, undefined, `${method} ${path} takes no body`);
+          // Books methods take no body; the batch endpoint's body is its calls.
+          if (path !== '/batch/books/v1') assert.equal(op.requestBody, undefined, `${method} ${path} takes no body`);
         }
       }
     });

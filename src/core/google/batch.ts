@@ -10,6 +10,7 @@ import { DEFAULT_BODY_LIMIT } from '../http/listener.ts';
 import { BatchSyntaxError, boundaryOf, parsePart, splitMultipart, writeAnswers, type BatchAnswer, type BatchPart } from './batch-wire.ts';
 import type { GoogleApi } from './discovery.ts';
 import { GoogleError } from './errors.ts';
+import { googleQuery } from './query-schema.ts';
 
 /** A call of the batch, with the URL it is dispatched to (a path under the API's prefix, query string kept). */
 interface BatchCall extends BatchPart {
@@ -31,6 +32,8 @@ export function serveBatch(app: FastifyInstance, api: GoogleApi): void {
       'application/http parts, each an HTTP request to a method of this API; answered with one multipart/mixed body holding ' +
       "each call's HTTP response, in order, with Content-ID response-<the part's Content-ID>.",
     consumes: ['multipart/mixed'],
+    // The system parameters, as on every method; the batch reads no other parameter and ignores any it is given.
+    querystring: googleQuery({}, { unknownParameters: 'ignored' }),
     body: { type: 'string', description: 'multipart/mixed; boundary=...' },
   });
   // A scope of its own: every Content-Type reaches the handler as bytes, so a body that is not a batch gets the
