@@ -34,3 +34,14 @@ export const appDataNotTrashable = () => notSupportedForAppData('Files within th
 /** A list of spaces (files.list, changes.list, generateIds) the credential's scopes do not reach. */
 export const spacesNotGranted = (location = 'spaces') =>
   new GoogleError(403, 'The granted scopes do not give access to all of the requested spaces.', { reason: 'insufficientScopes', location, locationType: 'parameter' });
+
+/** A field Drive sets only on insert (`shortcutDetails.targetId`) given another value on update, patch or copy. */
+export const fieldNotWritable = (location: string) =>
+  new GoogleError(403, 'The resource body includes fields which are not directly writable.', { reason: 'fieldNotWritable', location, locationType: 'parameter' });
+
+/** Drive's guide: "A shortcut can only have one parent." */
+export const shortcutParentLimit = () => new GoogleError(403, 'A shortcut can only have one parent.', { reason: 'cannotAddParent', location: 'parents', locationType: 'parameter' });
+
+/** Drive's guide: "The ACL for a shortcut inherits the ACL of the parent. The shortcut's ACL cannot be changed directly." */
+export const shortcutPermissionsFixed = () =>
+  new GoogleError(403, "The shortcut's permissions cannot be changed directly: a shortcut has the access of its parent.", { reason: 'forbidden' });

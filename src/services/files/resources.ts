@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { inList } from '../../core/db/in-list.ts';
 import { etagOf } from './domain/etag.ts';
 import { fileExtension, isFolder, isWorkspace } from './domain/mime.ts';
+import { isShortcut, shortcutOf } from './domain/shortcuts.ts';
 import { atLeast, permissionIdForEmail, wireRole, type Role } from './domain/roles.ts';
 import type { FilesService } from './service.ts';
 import { rolesOf } from './store/access.ts';
@@ -147,7 +148,9 @@ export async function fileJson(svc: FilesService, caller: Caller, f: FileRecord,
   const role = c.role;
   const ownedByMe = f.ownerEmail !== null && f.ownerEmail === caller.email;
   const canEdit = atLeast(role, 'writer');
-  const canShare = atLeast(role, 'organizer') || role === 'owner' || (canEdit && f.writersCanShare);
+  const shortcut = shortcutOf(f);
+  // A shortcut's permissions cannot be changed directly (it has its parent's access).
+  const canShare = !isShortcut(f.mimeType) && (atLeast(role, 'organizer') || role === 'owner' || (canEdit && f.writersCanShare));
   const binary = !isWorkspace(f.mimeType) && f.blobHash !== null;
   const direct = c.permissions.find((p) => caller.keys.includes(p.grantee) && p.role !== 'owner');
   const out: Record<string, unknown> = {
@@ -241,5 +244,6 @@ export async function fileJson(svc: FilesService, caller: Caller, f: FileRecord,
     if (targets.length) out.exportLinks = Object.fromEntries(targets.map((t) => [t, `${self}/export?mimeType=${encodeURIComponent(t)}`]));
   }
   if (typeof f.extra.folderColorRgb === 'string') out.folderColorRgb = f.extra.folderColorRgb;
+  if (shortcut) out.shortcutDetails = { targetId: shortcut.targetId, targetMimeType: shortcut.targetMimeType };
   return out;
 }

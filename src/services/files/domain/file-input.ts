@@ -27,6 +27,8 @@ export interface FilePatch {
   indexableText?: string;
   originalFilename?: string;
   folderColorRgb?: string;
+  /** `shortcutDetails.targetId` (its other fields are output only). */
+  shortcutTargetId?: string;
 }
 
 export function readFilePatch(body: unknown): FilePatch {
@@ -114,6 +116,14 @@ export function readFilePatch(body: unknown): FilePatch {
   if (color !== undefined) {
     if (!/^#[0-9a-fA-F]{6}$/.test(color)) throw invalidValue('folderColorRgb', `Invalid value for folderColorRgb: ${color}`);
     out.folderColorRgb = color.toLowerCase();
+  }
+  if (b.shortcutDetails !== undefined && b.shortcutDetails !== null) {
+    if (typeof b.shortcutDetails !== 'object' || Array.isArray(b.shortcutDetails)) throw invalidValue('shortcutDetails', 'Invalid value for shortcutDetails: expected an object.');
+    const target = (b.shortcutDetails as { targetId?: unknown }).targetId;
+    if (target !== undefined && target !== null) {
+      if (typeof target !== 'string' || target === '' || target.length > 128) throw invalidValue('shortcutDetails.targetId', 'Invalid value for shortcutDetails.targetId');
+      out.shortcutTargetId = target;
+    }
   }
   return out;
 }

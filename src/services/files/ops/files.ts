@@ -7,7 +7,8 @@ import { isIdFormat, newFileId } from '../domain/ids.ts';
 import { DEFAULT_BINARY, FOLDER, isFolder, isWorkspace } from '../domain/mime.ts';
 import { MAX_PER_VISIBILITY } from '../domain/properties.ts';
 import { granteeKey, permissionIdForEmail, type Role } from '../domain/roles.ts';
-import { appDataNotTrashable, badRequest, conflict, forbidden, insufficientPermissions, invalidValue, notSupportedForAppData, spacesNotGranted } from '../errors.ts';
+import { appDataNotTrashable, badRequest, conflict, fieldNotWritable, forbidden, insufficientPermissions, invalidValue, notSupportedForAppData, shortcutParentLimit, spacesNotGranted } from '../errors.ts';
+import { isShortcut, shortcutOf, type ShortcutDetails } from '../domain/shortcuts.ts';
 import type { Space } from '../domain/spaces.ts';
 import { newFileRecord, type Unit } from '../service.ts';
 import { getFile, insertFile, parentsOf, saveFile, setParents, type FileRecord } from '../store/files.ts';
@@ -17,6 +18,7 @@ import { countProperties, putProperty } from '../store/properties.ts';
 import { putContent, refreshSearchText } from './content.ts';
 import { checkParents } from './parents.ts';
 import { checkTrashable, setTrashed } from './lifecycle.ts';
+import { newShortcutTarget } from './shortcuts.ts';
 
 export interface NewContent {
   blob: PreparedBlob;
@@ -28,6 +30,8 @@ export interface NewContent {
 export interface InsertOptions {
   supportsAllDrives: boolean;
   pinned: boolean;
+  /** A copy of a shortcut points where its source does, whether or not the target is still there. */
+  shortcut?: ShortcutDetails;
 }
 
 export const MODIFIED_DATE_BEHAVIORS = ['fromBody', 'fromBodyIfNeeded', 'fromBodyOrNow', 'noChange', 'now', 'nowIfNeeded'] as const;
@@ -51,7 +55,10 @@ export async function createFile(u: Unit, patch: FilePatch, content: NewContent 
   if (patch.trashed && space === 'appDataFolder') throw appDataNotTrashable();
   const mimeType = content?.mimeType ?? patch.mimeType ?? DEFAULT_BINARY;
   if (content && isFolder(mimeType)) throw badRequest('A folder cannot have content.');
-  const file = newFileRecord({ id, ownerEmail: driveId ? null : caller.email, driveId, space, title: patch.title ?? 'Untitled', mimeType, now: u.now });
+  const shortcut = await newShortcutTarget(u, patch, mimeType, parents, { hasContent: content !== undefined, supportsAllDrives: options.supportsAllDrives, given: options.shortcut });
+  // Drive names a shortcut made without a title after its target.
+  const file = newFileRecord({ id, ownerEmail: driveId ? null : caller.email, driveId, space, title: patch.title ?? shortcut?.title ?? 'Untitled', mimeType, now: u.now });
+  if (shortcut) file.extra.shortcut = { targetId: shortcut.targetId, targetMimeType: shortcut.targetMimeType };
   applyMetadata(file, patch);
   if (patch.modifiedDate !== undefined) file.modifiedAt = patch.modifiedDate;
   await markModifiedBy(u, file, file.modifiedAt);
@@ -75,6 +82,9 @@ export async function updateFile(u: Unit, file: FileRecord, role: Role, patch: F
   if (file.isRoot && (patch.title !== undefined || patch.parents || options.addParents.length || content)) throw forbidden('The root folder cannot be changed.', 'cannotModifyRoot');
   // Trashing by `labels.trashed` follows the rules of files.trash, checked before anything changes.
   if (patch.trashed !== undefined && patch.trashed !== file.trashed) checkTrashable(file, role);
+  // A shortcut's target is set on insert only; a body sent back whole repeats it unchanged.
+  if (patch.shortcutTargetId !== undefined && patch.shortcutTargetId !== shortcutOf(file)?.targetId) throw fieldNotWritable('shortcutDetails.targetId');
+  if (content && (isShortcut(file.mimeType) || isShortcut(content.mimeType))) throw badRequest('A shortcut has no content.');
   const changed: string[] = [];
   await u.touch(file.id, 'update');
   applyMetadata(file, patch, role);
@@ -96,6 +106,7 @@ export async function updateFile(u: Unit, file: FileRecord, role: Role, patch: F
     if (added.length && driveId !== file.driveId) throw badRequest('Moving items between My Drive and a shared drive is not supported.', 'teamDrivesParentLimit');
     if (next.length === 0 && !file.driveId) next = [file.space === 'appDataFolder' ? caller.appDataId : caller.rootId];
     if (next.length === 0) throw badRequest('A shared drive item must keep a parent.', 'teamDrivesParentLimit');
+    if (isShortcut(file.mimeType) && next.length > 1) throw shortcutParentLimit();
     await setParents(u.tx, file.id, next);
     changed.push('parents');
   }

@@ -9,7 +9,8 @@ import { inheritedParents } from './parents.ts';
 import type { FilePatch } from '../domain/file-input.ts';
 import { newRevisionId } from '../domain/ids.ts';
 import { atLeast, type Role } from '../domain/roles.ts';
-import { appDataNotTrashable, badRequest, insufficientPermissions } from '../errors.ts';
+import { appDataNotTrashable, badRequest, fieldNotWritable, insufficientPermissions } from '../errors.ts';
+import { isShortcut, shortcutOf } from '../domain/shortcuts.ts';
 
 /**
  * Who may move a file into or out of the trash, by files.trash, files.untrash or `labels.trashed` in an update: its
@@ -91,6 +92,13 @@ export async function emptyTrash(u: Unit, driveId?: string): Promise<number> {
 
 /** A copy: a new file with the source's metadata, overridden by the body, sharing its head content. */
 export async function copyFile(u: Unit, source: FileRecord, patch: FilePatch, options: InsertOptions): Promise<FileRecord> {
+  // A copy of a shortcut is a shortcut to the same target (Drive's way to have one in a second folder), and only a
+  // shortcut's copy is one: the target is set on insert only.
+  const shortcut = shortcutOf(source);
+  if (patch.shortcutTargetId !== undefined && patch.shortcutTargetId !== shortcut?.targetId) throw fieldNotWritable('shortcutDetails.targetId');
+  if (patch.mimeType !== undefined && patch.mimeType !== source.mimeType && (isShortcut(patch.mimeType) || isShortcut(source.mimeType))) {
+    throw badRequest('A copy of a shortcut stays a shortcut, and only a shortcut can be copied as one.', 'invalidMimeType');
+  }
   const parents = patch.parents ?? (await inheritedParents(u, source.id));
   const merged: FilePatch = {
     // Drive names a copy made without a title after its source.
@@ -102,7 +110,7 @@ export async function copyFile(u: Unit, source: FileRecord, patch: FilePatch, op
     parents,
     properties: [...(await listProperties(u.tx, [source.id])).map((p) => ({ key: p.key, value: p.value, visibility: p.visibility })), ...(patch.properties ?? [])],
   };
-  const copy = await createFile(u, merged, undefined, options);
+  const copy = await createFile(u, merged, undefined, { ...options, shortcut });
   const head = source.headRevisionId ? await getRevision(u.tx, source.id, source.headRevisionId) : undefined;
   if (head) {
     await u.svc.blobs.retain(u.tx, SERVICE, head.blobHash);

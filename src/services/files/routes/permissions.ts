@@ -3,7 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import { isEmail, readPermissionInput } from '../domain/permission-input.ts';
 import { atLeast, granteeKey, permissionIdFor, permissionIdForEmail, type Role } from '../domain/roles.ts';
-import { forbidden, insufficientPermissions, invalidValue, notFoundOf, notSupportedForAppData } from '../errors.ts';
+import { forbidden, insufficientPermissions, invalidValue, notFoundOf, notSupportedForAppData, shortcutPermissionsFixed } from '../errors.ts';
+import { isShortcut } from '../domain/shortcuts.ts';
 import { permissionJson, API_PATH } from '../resources.ts';
 import type { FilesService, Unit } from '../service.ts';
 import { saveFile, type FileRecord } from '../store/files.ts';
@@ -15,6 +16,12 @@ import { PERMISSION_SCHEMAS } from './schemas/permissions.ts';
 function canShare(file: FileRecord, role: Role): boolean {
   if (file.driveId) return atLeast(role, 'organizer') || (atLeast(role, 'writer') && file.writersCanShare);
   return role === 'owner' || (atLeast(role, 'writer') && file.writersCanShare);
+}
+
+/** Files whose permissions Drive never changes directly: those of the application data folder, and shortcuts. */
+function refuseUnshareable(file: FileRecord): void {
+  if (file.space === 'appDataFolder') throw notSupportedForAppData();
+  if (isShortcut(file.mimeType)) throw shortcutPermissionsFixed();
 }
 
 /** Makes `to` the owner: the previous owner keeps writer access. */
@@ -60,7 +67,7 @@ export function permissionRoutes(app: FastifyInstance, svc: FilesService): void 
     const saved = await svc.write(caller, async (u) => {
       // As Google APIs do: the file is looked up (404) and the right to share checked (403) before the body is read.
       const { file, role } = await svc.access(u.tx, caller, params(req).fileId, { supportsAllDrives: q.allDrives });
-      if (file.space === 'appDataFolder') throw notSupportedForAppData();
+      refuseUnshareable(file);
       if (!canShare(file, role)) throw insufficientPermissions();
       const input = readPermissionInput(body, true, u.now);
       const type = input.type!;
@@ -117,7 +124,7 @@ export function permissionRoutes(app: FastifyInstance, svc: FilesService): void 
         const { file, role } = await svc.access(u.tx, caller, params(req).fileId, { supportsAllDrives: q.allDrives, ifMatch: header(req, 'if-match') });
         const p = await getPermission(u.tx, file.id, params(req).permissionId);
         if (!p) throw notFound(params(req).permissionId);
-        if (file.space === 'appDataFolder') throw notSupportedForAppData();
+        refuseUnshareable(file);
         if (!canShare(file, role)) throw insufficientPermissions();
         const input = readPermissionInput(body, false, u.now);
         if (input.type !== undefined && input.type !== p.type) throw invalidValue('type', 'The type of a permission cannot be changed.');
@@ -149,6 +156,7 @@ export function permissionRoutes(app: FastifyInstance, svc: FilesService): void 
       const { file, role } = await svc.access(u.tx, caller, params(req).fileId, { supportsAllDrives: q.allDrives });
       const p = await getPermission(u.tx, file.id, params(req).permissionId);
       if (!p) throw notFound(params(req).permissionId);
+      if (isShortcut(file.mimeType)) throw shortcutPermissionsFixed();
       const own = caller.keys.includes(p.grantee) && p.type === 'user';
       if (!own && !canShare(file, role)) throw insufficientPermissions();
       if (p.role === 'owner') throw forbidden('The owner of a file cannot be removed.', 'cannotRemoveOwner');

@@ -46,6 +46,12 @@ export const FileBody = Type.Object(
     ),
     originalFilename: Type.Optional(Type.String({ maxLength: MAX_TITLE, description: 'The original filename of uploaded content.' })),
     folderColorRgb: Type.Optional(Type.String({ pattern: '^#[0-9a-fA-F]{6}$', maxLength: 7, description: 'Folder color as an RGB hex string (#rrggbb).' })),
+    shortcutDetails: Type.Optional(
+      Type.Object(
+        { targetId: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'The ID of the file this shortcut points to; set on insert only.' })) },
+        { description: 'Shortcut file details (mimeType application/vnd.google-apps.shortcut); the target MIME type is output only.' },
+      ),
+    ),
   },
   { description: 'A File resource; read-only fields are ignored.' },
 );
