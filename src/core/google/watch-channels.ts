@@ -5,6 +5,7 @@ import type { Kysely, Migration } from 'kysely';
 import type { Clock } from '../clock.ts';
 import { columnTypes } from '../db/dialect.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
+import { inList } from '../db/in-list.ts';
 import { randomToken } from '../ids.ts';
 import type { Outbox } from '../outbox.ts';
 import { GoogleError } from './errors.ts';
@@ -69,6 +70,21 @@ export interface OpenOptions {
   maxTtlMs?: number;
 }
 
+/**
+ * Which of these channel owners (principal ids as the service opened the channels with) may still see what the
+ * topic follows; runs in the notifying unit of work, once per notification, only when the topic has live channels.
+ */
+export type ChannelAudience = (ownerIds: string[]) => Promise<ReadonlySet<string>>;
+
+export interface NotifyInput {
+  service: string;
+  topic: string;
+  state: string;
+  changed?: string[];
+  /** When given, only the channels of the owners it allows are notified; the others keep their message number. */
+  audience?: ChannelAudience;
+}
+
 const ID_MAX = 64;
 const TOKEN_MAX = 256;
 const DAY_MS = 86_400_000;
@@ -118,15 +134,34 @@ export class WatchChannels {
     return { kind: 'api#channel', id: req.id, resourceId, resourceUri: options.resourceUri, ...(req.token !== undefined ? { token: req.token } : {}), expiration: String(expiresAt) };
   }
 
-  /** Queues a notification to every unexpired channel on `topic`; answers how many were queued. */
-  async notify(tx: Kysely<any>, input: { service: string; topic: string; state: string; changed?: string[] }): Promise<number> {
+  /**
+   * Queues a notification to every unexpired channel on `topic` whose owner the audience allows (every one without an
+   * audience); answers how many were queued. A channel left out stays open and uses no message number.
+   */
+  async notify(tx: Kysely<any>, input: NotifyInput): Promise<number> {
     const now = this.#clock.now();
+    let allowed: string[] | undefined;
+    if (input.audience) {
+      const owners = await tx
+        .selectFrom('core_watch_channels')
+        .select('owner_id')
+        .distinct()
+        .where('service', '=', input.service)
+        .where('topic', '=', input.topic)
+        .where('expires_at', '>', now)
+        .execute();
+      if (owners.length === 0) return 0;
+      const permitted = await input.audience(owners.map((o) => o.owner_id as string));
+      allowed = owners.map((o) => o.owner_id as string).filter((id) => permitted.has(id));
+      if (allowed.length === 0) return 0;
+    }
     const rows = await tx
       .updateTable('core_watch_channels')
       .set((eb) => ({ message_number: eb('message_number', '+', 1) }))
       .where('service', '=', input.service)
       .where('topic', '=', input.topic)
       .where('expires_at', '>', now)
+      .$if(allowed !== undefined, (qb) => qb.where(inList(tx, 'owner_id', allowed!)))
       .returning(['channel_id', 'resource_id', 'resource_uri', 'address', 'token', 'expires_at', 'message_number'])
       .execute();
     for (const r of rows) {

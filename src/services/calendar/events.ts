@@ -1,7 +1,6 @@
 // The event write paths as units of work: every read that decides a write (existence, ETag, uniqueness) runs on the
 // unit's transaction; each saved row takes its calendar's next change number and notifies the calendar's channels.
 import type { Kysely } from 'kysely';
-import type { WatchChannels } from '../../core/google/watch-channels.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import type { Access, Caller, Calendars } from './access.ts';
 import { composeEvent, type ComposeContext } from './domain/compose.ts';
@@ -16,6 +15,7 @@ import { etagOf } from './domain/render.ts';
 import { dayStart } from './domain/zone.ts';
 import type { Invitations, SendUpdates } from './invitations.ts';
 import type { CalendarRow, CalendarStore, EventRow } from './store.ts';
+import { eventsTopic, type ResourceWatches } from './watches.ts';
 
 export interface WriteParams {
   conferenceDataVersion: number;
@@ -47,14 +47,14 @@ export class Events {
   readonly #ctx: ServiceContext;
   readonly #store: CalendarStore;
   readonly #calendars: Calendars;
-  readonly #watch: WatchChannels;
+  readonly #watches: ResourceWatches;
   readonly #invitations: Invitations;
 
-  constructor(ctx: ServiceContext, store: CalendarStore, calendars: Calendars, watch: WatchChannels, invitations: Invitations) {
+  constructor(ctx: ServiceContext, store: CalendarStore, calendars: Calendars, watches: ResourceWatches, invitations: Invitations) {
     this.#ctx = ctx;
     this.#store = store;
     this.#calendars = calendars;
-    this.#watch = watch;
+    this.#watches = watches;
     this.#invitations = invitations;
   }
 
@@ -69,7 +69,7 @@ export class Events {
     const seq = await this.#store.nextChange(tx, calendar.id, single ? span.endMs - span.startMs : 0);
     if (previous && reshapesInstances(previous, doc)) await this.#store.putEarlierShape(tx, calendar.id, doc.id, seq, shapeOf(previous));
     await this.#store.putEvent(tx, calendar.id, doc, span, seq, searchText(doc), this.#ctx.clock.now());
-    await this.#watch.notify(tx, { service: 'calendar', topic: `calendar:${calendar.id}`, state: 'exists' });
+    await this.#watches.changed(tx, [eventsTopic(calendar.id)]);
     return { doc, etag: etagOf(seq), calendar };
   }
 

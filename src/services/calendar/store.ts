@@ -1,6 +1,7 @@
 // The calendar service's tables and queries. Every method takes the executor to run on: ctx.kysely for reads, the
 // unit of work's transaction for writes (so the reads that decide a write are atomic with it).
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { inList } from '../../core/db/in-list.ts';
 import { directlyShared, effectiveRole, type Grant, type Scope } from './domain/acl-scope.ts';
 import type { EventDoc } from './domain/event.ts';
 import type { EventShape } from './domain/retired.ts';
@@ -263,6 +264,12 @@ export class CalendarStore {
       out.set(r.calendar_id as string, [...(out.get(r.calendar_id as string) ?? []), grant]);
     }
     return out;
+  }
+
+  /** The stored attributes (for their e-mail) of those of these principals that still exist. */
+  async principalAttrs(db: Kysely<any>, principalIds: string[]): Promise<Array<{ principalId: string; attrs: unknown }>> {
+    const rows = await db.selectFrom('core_principals').select(['id', 'attrs']).where(inList(db, 'id', principalIds)).execute();
+    return rows.map((r) => ({ principalId: r.id as string, attrs: r.attrs }));
   }
 
   /** The principals who added the calendar to their list, with their principal attributes (for their e-mail). */

@@ -34,13 +34,13 @@ export function serviceOf(ctx: ServiceContext): CalendarService {
     const calendars = new Calendars(ctx, store);
     const watch = new WatchChannels(ctx.outbox, ctx.clock);
     const reader = new Reader(ctx, store);
-    const watches = new ResourceWatches(ctx, watch);
+    const watches = new ResourceWatches(ctx, watch, calendars);
     s = {
       store,
       calendars,
       admin: new CalendarAdmin(ctx, store, calendars, watches),
       calendarList: new CalendarList(ctx, store, calendars, watches),
-      events: new Events(ctx, store, calendars, watch, new Invitations(ctx)),
+      events: new Events(ctx, store, calendars, watches, new Invitations(ctx)),
       reader,
       freeBusy: new FreeBusy(ctx, store, calendars, reader),
       settings: new Settings(calendars),

@@ -2,18 +2,18 @@
 // path (a unit of work that records changes and notifies watchers) and the access rule (no access is a 404).
 import type { Kysely } from 'kysely';
 import { BlobStore } from '../../core/blobs/index.ts';
-import { WatchChannels } from '../../core/google/watch-channels.ts';
+import { WatchChannels, type ChannelAudience } from '../../core/google/watch-channels.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { FOLDER } from './domain/mime.ts';
 import { atLeast, granteeKey, permissionIdForEmail, type Role } from './domain/roles.ts';
 import { fileNotFound, insufficientPermissions, preconditionFailed } from './errors.ts';
 import { readSettings, type FilesSettings } from './settings.ts';
-import { audienceOf, roleOf } from './store/access.ts';
+import { audienceOf, granteesOn, roleOf } from './store/access.ts';
 import { appendChanges, type ChangeRow } from './store/changes.ts';
 import { getFile, insertFile, type FileRecord } from './store/files.ts';
 import { recordModification } from './store/modifications.ts';
 import { putPermission } from './store/permissions.ts';
-import { Users, resolveAlias, type Caller } from './users.ts';
+import { Users, granteeKeysOf, resolveAlias, type Caller } from './users.ts';
 import { etagOf } from './domain/etag.ts';
 import type { Space } from './domain/spaces.ts';
 
@@ -139,6 +139,8 @@ interface Touched {
   space: Space | undefined;
   state: string;
   changed: Set<string>;
+  /** Grantee keys that could see the file when the unit marked it removed: its channels' audience once it is gone. */
+  seenBy?: Set<string>;
 }
 
 export class Unit {
@@ -170,6 +172,7 @@ export class Unit {
       this.#files.set(fileId, entry);
     }
     if (state !== 'update') entry.state = state;
+    if (state === 'remove') entry.seenBy ??= await granteesOn(this.tx, fileId, this.now);
     for (const c of changed) entry.changed.add(c);
   }
 
@@ -196,7 +199,8 @@ export class Unit {
         rows.push({ subject, fileId, driveId: file?.drive_id ?? null, space, changeType: 'file', at: this.now });
         subjects.add(subject);
       }
-      await this.svc.channels.notify(this.tx, { service: SERVICE, topic: `files:${fileId}`, state: t.state, changed: [...t.changed] });
+      const audience = this.#fileAudience(fileId, file ? undefined : (t.seenBy ?? new Set()));
+      await this.svc.channels.notify(this.tx, { service: SERVICE, topic: `files:${fileId}`, state: t.state, changed: [...t.changed], audience });
     }
     for (const [driveId, members] of this.#drives) {
       for (const subject of [`drive:${driveId}`, ...members]) {
@@ -205,7 +209,21 @@ export class Unit {
       }
     }
     await appendChanges(this.tx, rows);
+    // A change feed is its owner's own: every one of its channels hears of it.
     for (const subject of subjects) await this.svc.channels.notify(this.tx, { service: SERVICE, topic: `changes:${subject}`, state: 'change' });
+  }
+
+  /**
+   * The owners (by e-mail) of a file's channels who may still see it after the unit: a permission on the file or a
+   * folder above it names one of their grantee keys. A file the unit removed has no permissions left: `granted` are
+   * the keys that could see it before.
+   */
+  #fileAudience(fileId: string, granted: Set<string> | undefined): ChannelAudience {
+    return async (emails) => {
+      const keys = new Map(await Promise.all(emails.map(async (email) => [email, granteeKeysOf(await this.svc.users.describe(email))] as const)));
+      const live = granted ?? (await granteesOn(this.tx, fileId, this.now, [...new Set([...keys.values()].flat())]));
+      return new Set(emails.filter((email) => keys.get(email)!.some((k) => live.has(k))));
+    };
   }
 }
 

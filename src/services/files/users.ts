@@ -68,9 +68,12 @@ export function callerOf(principal: Principal, spaces: ReadonlySet<Space> = new 
     rootId: rootFolderId(user.email),
     appDataId: appDataFolderId(user.email),
     spaces,
-    keys: [granteeKey('user', user.email), ...user.groups.map((g) => granteeKey('group', g)), granteeKey('domain', user.domain), 'anyone'],
+    keys: granteeKeysOf(user),
   };
 }
+
+/** Grantee keys that admit a user: their address, their groups, their domain and anyone. */
+export const granteeKeysOf = (user: DriveUser): string[] => [granteeKey('user', user.email), ...user.groups.map((g) => granteeKey('group', g)), granteeKey('domain', user.domain), 'anyone'];
 
 /** The directory of users by e-mail (display names on permissions, owners and comments), refreshed every few seconds. */
 export class Users {

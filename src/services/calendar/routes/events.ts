@@ -13,6 +13,7 @@ import { CalendarIdParams, EventIdParams } from './schemas/common.ts';
 import { Event } from './schemas/event.ts';
 import { EventGetQuery, EventListQuery, EventWriteQuery, InstancesQuery, MoveQuery, QuickAddQuery } from './schemas/event-query.ts';
 import { WatchChannelBody } from '../../../core/google/watch-channel-schema.ts';
+import { eventsTopic } from '../watches.ts';
 
 type P = { calendarId: string; eventId: string };
 const p = (req: FastifyRequest) => req.params as P;
@@ -75,13 +76,7 @@ export function eventRoutes(app: FastifyInstance, ctx: ServiceContext, s: Calend
     readListQuery(q(req));
     return ctx.db.write(async (tx) => {
       const { calendar } = await s.calendars.resolve(caller, p(req).calendarId, 'reader', tx);
-      return s.watch.open(tx, {
-        service: 'calendar',
-        ownerId: caller.principalId,
-        topic: `calendar:${calendar.id}`,
-        resourceUri: `${ctx.baseUrl}/calendar/v3/calendars/${encodeURIComponent(calendar.id)}/events?alt=json`,
-        request: (req.body ?? {}) as Record<string, unknown>,
-      });
+      return s.watches.open(tx, caller, eventsTopic(calendar.id), `/calendars/${encodeURIComponent(calendar.id)}/events`, req.body);
     });
   });
 

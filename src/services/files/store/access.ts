@@ -50,16 +50,31 @@ export function visibleTo(eb: ExpressionBuilder<any, any>, email: string, keys: 
   ]);
 }
 
-/** Subjects of the change log who hear about a file: every user granted on it or above it, and its shared drive. */
-export async function audienceOf(db: Kysely<any>, fileId: string): Promise<Set<string>> {
-  const rows = await db
+/** The grantees of the permissions on the file or a folder above it, each once. */
+function granteesAbove(db: Kysely<any>, fileId: string) {
+  return db
     .selectFrom('files_ancestors as a')
     .innerJoin('files_permissions as p', 'p.file_id', 'a.ancestor_id')
     .select('p.grantee')
     .distinct()
-    .where('a.file_id', '=', fileId)
-    .where('p.grantee', 'like', 'user:%')
+    .where('a.file_id', '=', fileId);
+}
+
+/**
+ * The grantee keys that an unexpired permission on the file or a folder above it names (any role lets one see the
+ * file), among `keys` when given.
+ */
+export async function granteesOn(db: Kysely<any>, fileId: string, now: number, keys?: string[]): Promise<Set<string>> {
+  const rows = await granteesAbove(db, fileId)
+    .where((eb) => eb.or([eb('p.expires_at', 'is', null), eb('p.expires_at', '>', now)]))
+    .$if(keys !== undefined, (qb) => qb.where(inList(db, 'p.grantee', keys!)))
     .execute();
+  return new Set(rows.map((r) => r.grantee as string));
+}
+
+/** Subjects of the change log who hear about a file: every user granted on it or above it, and its shared drive. */
+export async function audienceOf(db: Kysely<any>, fileId: string): Promise<Set<string>> {
+  const rows = await granteesAbove(db, fileId).where('p.grantee', 'like', 'user:%').execute();
   const out = new Set(rows.map((r) => r.grantee as string));
   const file = await db.selectFrom('files_files').select('drive_id').where('id', '=', fileId).executeTakeFirst();
   if (file?.drive_id) out.add(`drive:${file.drive_id}`);

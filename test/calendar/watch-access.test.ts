@@ -1,0 +1,89 @@
+// Watch channels follow their owner's access: a channel whose owner no longer can open that watch (reader on a
+// calendar's events, owner on its ACL) hears nothing, stays open, and hears again once access comes back.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { call, DATABASES, type TestRuntime } from '../helpers/runtime.ts';
+import { ALICE, BOB, TOKENS, api, expectError, startCalendar, timed, type Api } from './helpers.ts';
+
+const enc = encodeURIComponent;
+const ADDRESS = 'http://127.0.0.1:9/hook';
+const EVENT = { summary: 'Watched', ...timed('2026-03-05T10:00:00Z', '2026-03-05T11:00:00Z') };
+
+for (const database of DATABASES) {
+  describe(`calendar watch channels and access (${database})`, () => {
+    let t: TestRuntime;
+    let dev: Api;
+    let alice: Api;
+    let bob: Api;
+    before(async () => {
+      t = await startCalendar(database);
+      dev = api(t);
+      alice = api(t, TOKENS.alice);
+      bob = api(t, TOKENS.bob);
+    });
+    after(() => t.close());
+
+    /** The states and message numbers queued for a channel, oldest first. */
+    const sent = async (channelId: string): Promise<string[]> => {
+      const res = await call(`${t.adminUrl}/outbox?service=calendar&channel=webhook&correlation=${enc(`channel:${channelId}`)}`);
+      const messages: any[] = res.body.messages ?? res.body.items ?? res.body;
+      return messages
+        .map((m) => `${m.headers['X-Goog-Resource-State']} ${m.headers['X-Goog-Message-Number']}`)
+        .sort((a, b) => Number(a.split(' ')[1]) - Number(b.split(' ')[1]));
+    };
+    const share = async (cal: string, email: string, role: string) => {
+      const res = await dev(`/calendars/${enc(cal)}/acl`, { body: { role, scope: { type: 'user', value: email } } });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    };
+    const unshare = async (cal: string, email: string) => assert.equal((await dev(`/calendars/${enc(cal)}/acl/${enc(`user:${email}`)}`, { method: 'DELETE' })).status, 204);
+    const watch = (who: Api, cal: string, what: 'events' | 'acl', id: string) => who(`/calendars/${enc(cal)}/${what}/watch`, { body: { id, type: 'web_hook', address: ADDRESS } });
+
+    it('an events channel is skipped while its owner cannot read the calendar, and resumes when shared again', async () => {
+      const cal = (await dev('/calendars', { body: { summary: 'Team' } })).body.id;
+      await share(cal, ALICE, 'reader');
+      await share(cal, BOB, 'reader');
+      assert.equal((await watch(alice, cal, 'events', 'alice-events')).status, 200);
+      assert.equal((await watch(bob, cal, 'events', 'bob-events')).status, 200);
+
+      await unshare(cal, ALICE);
+      // Without access the watch itself is refused, and nothing is stored or queued.
+      expectError(await watch(alice, cal, 'events', 'alice-again'), 404, 'notFound');
+      assert.deepEqual(await sent('alice-again'), []);
+      assert.equal((await dev(`/calendars/${enc(cal)}/events`, { body: EVENT })).status, 200);
+      assert.deepEqual(await sent('alice-events'), ['sync 1']);
+      assert.deepEqual(await sent('bob-events'), ['sync 1', 'exists 2']);
+
+      await share(cal, ALICE, 'reader');
+      assert.equal((await dev(`/calendars/${enc(cal)}/events`, { body: EVENT })).status, 200);
+      assert.deepEqual(await sent('alice-events'), ['sync 1', 'exists 2'], 'the skipped change used no message number');
+      assert.deepEqual(await sent('bob-events'), ['sync 1', 'exists 2', 'exists 3']);
+    });
+
+    it('a free/busy rule is not enough to hear about events', async () => {
+      const cal = (await dev('/calendars', { body: { summary: 'Busy' } })).body.id;
+      await share(cal, ALICE, 'reader');
+      assert.equal((await watch(alice, cal, 'events', 'alice-busy')).status, 200);
+      const downgrade = await dev(`/calendars/${enc(cal)}/acl/${enc(`user:${ALICE}`)}`, { method: 'PATCH', body: { role: 'freeBusyReader' } });
+      assert.equal(downgrade.status, 200, JSON.stringify(downgrade.body));
+      assert.equal((await dev(`/calendars/${enc(cal)}/events`, { body: EVENT })).status, 200);
+      assert.deepEqual(await sent('alice-busy'), ['sync 1']);
+    });
+
+    it('an ACL channel hears changes only while its owner is an owner of the calendar', async () => {
+      const cal = (await dev('/calendars', { body: { summary: 'Shared' } })).body.id;
+      await share(cal, ALICE, 'owner');
+      assert.equal((await watch(alice, cal, 'acl', 'alice-acl')).status, 200);
+      assert.equal((await watch(dev, cal, 'acl', 'dev-acl')).status, 200);
+
+      // The change that takes the role away is the first one alice's channel does not hear.
+      await share(cal, ALICE, 'reader');
+      await share(cal, BOB, 'reader');
+      assert.deepEqual(await sent('alice-acl'), ['sync 1']);
+      assert.deepEqual(await sent('dev-acl'), ['sync 1', 'exists 2', 'exists 3']);
+
+      await share(cal, ALICE, 'owner');
+      assert.deepEqual(await sent('alice-acl'), ['sync 1', 'exists 2']);
+      assert.deepEqual(await sent('dev-acl'), ['sync 1', 'exists 2', 'exists 3', 'exists 4']);
+    });
+  });
+}
