@@ -85,5 +85,42 @@ for (const kind of DATABASES) {
       assert.equal(await db.write((tx) => channels.stop(tx, { service: 'files', ownerId: 'u1', id: 'chan-5', resourceId: ch.resourceId })), true);
       assert.equal(await db.write((tx) => channels.notify(tx, { service: 'files', topic: 'files:f1', state: 'update' })), 0);
     });
+
+    // An audience: only the channels of the owners it allows are notified; the others stay open and keep their number.
+    const openOnAudienceTopic = (id: string, ownerId: string) =>
+      db.write((tx) => channels.open(tx, { service: 'files', ownerId, topic: 'files:audience', resourceUri: 'http://127.0.0.1/audience', request: { id, address: 'http://127.0.0.1:9/hook' } }));
+    const messageNumbers = async (id: string) => (await outbox.list({ correlation: `channel:${id}` })).map((m) => m.headers['X-Goog-Message-Number']).sort();
+    const notifyAudience = (allowed: string[], asked: string[][] = []) =>
+      db.write((tx) =>
+        channels.notify(tx, {
+          service: 'files',
+          topic: 'files:audience',
+          state: 'update',
+          audience: async (owners) => {
+            asked.push([...owners].sort());
+            return new Set(allowed);
+          },
+        }),
+      );
+
+    it('asks no audience of a topic without channels', async () => {
+      const asked: string[][] = [];
+      assert.equal(await notifyAudience(['u1'], asked), 0);
+      assert.deepEqual(asked, []);
+    });
+
+    it('with an audience, notifies the allowed owners only, once per owner asked, and resumes without a gap', async () => {
+      await openOnAudienceTopic('a', 'u1');
+      await openOnAudienceTopic('b', 'u2');
+      await openOnAudienceTopic('c', 'u2');
+      const asked: string[][] = [];
+      assert.equal(await notifyAudience(['u2'], asked), 2);
+      assert.deepEqual(asked, [['u1', 'u2']]);
+      assert.equal(await notifyAudience([]), 0);
+      assert.deepEqual(await messageNumbers('a'), ['1']);
+      assert.equal(await notifyAudience(['u1', 'u2']), 3);
+      assert.deepEqual(await messageNumbers('a'), ['1', '2']);
+      assert.deepEqual(await messageNumbers('b'), ['1', '2', '3']);
+    });
   });
 }
