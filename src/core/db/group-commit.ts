@@ -8,6 +8,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { releaseHeldWrites } from '../coalesced-writes.ts';
+import { directStatement } from './direct-statements.ts';
 
 export type UnitOfWork<T> = (tx: Transaction<any>) => Promise<T>;
 
@@ -60,7 +61,15 @@ export interface GroupCommitOptions {
    * that no query of the process writes to the log meanwhile: the log's checkpoint. It must not throw.
    */
   whileHeld?: () => Promise<void>;
+  /**
+   * Lets the statements of units run straight on the batch's connection (SQLite), from the batch's BEGIN until it
+   * has committed or rolled back; returns what ends that.
+   */
+  runUnitsDirectly?: (batch: Kysely<any>) => () => void;
 }
+
+/** `query` on the batch's connection: at once when the connection allows it, else through Kysely. */
+const execute = (conn: Kysely<any>, query: CompiledQuery): Promise<unknown> => directStatement(conn, query.sql, []) ?? conn.executeQuery(query);
 
 // The statements around units, compiled once: they run for every unit of every batch.
 const BEGIN = CompiledQuery.raw('begin immediate');
@@ -77,6 +86,7 @@ export class GroupCommitter {
   readonly #kysely: Kysely<any>;
   readonly #makeDurable: (() => Promise<void>) | undefined;
   readonly #whileHeld: (() => Promise<void>) | undefined;
+  readonly #runUnitsDirectly: ((batch: Kysely<any>) => () => void) | undefined;
   #queue: Pending[] = [];
   #draining = false;
   #batches = 0;
@@ -86,6 +96,7 @@ export class GroupCommitter {
     this.#kysely = kysely;
     this.#makeDurable = options.makeDurable;
     this.#whileHeld = options.whileHeld;
+    this.#runUnitsDirectly = options.runUnitsDirectly;
   }
 
   write<T>(fn: UnitOfWork<T>): Promise<T> {
@@ -127,22 +138,29 @@ export class GroupCommitter {
       // One connection held from BEGIN to durability: other queries of the process wait for it, as they would for an
       // fsync inside COMMIT, but the event loop does not.
       await this.#kysely.connection().execute(async (conn) => {
-        if (this.#makeDurable) await conn.executeQuery(RELAXED_SYNC);
-        await conn.executeQuery(BEGIN);
+        const endDirect = this.#runUnitsDirectly?.(conn);
         try {
-          // Units that arrive while earlier ones run join this batch, up to MAX_BATCH and BATCH_BUDGET_MS.
-          const started = performance.now();
-          while (this.#queue.length > 0 && batch.length < MAX_BATCH && performance.now() - started < BATCH_BUDGET_MS) {
-            const pending = this.#queue.shift()!;
-            batch.push(pending);
-            outcomes.push(await runInSavepoint(conn, pending.fn));
+          if (this.#makeDurable) await execute(conn, RELAXED_SYNC);
+          try {
+            await execute(conn, BEGIN);
+            try {
+              // Units that arrive while earlier ones run join this batch, up to MAX_BATCH and BATCH_BUDGET_MS.
+              const started = performance.now();
+              while (this.#queue.length > 0 && batch.length < MAX_BATCH && performance.now() - started < BATCH_BUDGET_MS) {
+                const pending = this.#queue.shift()!;
+                batch.push(pending);
+                outcomes.push(await runInSavepoint(conn, pending.fn));
+              }
+              await execute(conn, COMMIT);
+            } catch (error) {
+              await execute(conn, ROLLBACK).catch(() => undefined);
+              throw error;
+            }
+          } finally {
+            if (this.#makeDurable) await execute(conn, FULL_SYNC);
           }
-          await conn.executeQuery(COMMIT);
-        } catch (error) {
-          await conn.executeQuery(ROLLBACK).catch(() => undefined);
-          throw error;
         } finally {
-          if (this.#makeDurable) await conn.executeQuery(FULL_SYNC);
+          endDirect?.();
         }
         await this.#makeDurable?.();
         this.#settle(batch, outcomes);
@@ -168,15 +186,15 @@ export class GroupCommitter {
 
 /** Runs one unit in a savepoint of the batch's transaction: its failure undoes its own writes only. */
 async function runInSavepoint(conn: Kysely<any>, fn: UnitOfWork<unknown>): Promise<Outcome> {
-  await conn.executeQuery(SAVEPOINT);
+  await execute(conn, SAVEPOINT);
   try {
     // The unit sees a Kysely bound to the batch's connection, inside its transaction.
     const value = await insideUnitOfWork.run(() => fn(conn as Transaction<any>));
-    await conn.executeQuery(RELEASE);
+    await execute(conn, RELEASE);
     return { ok: true, value };
   } catch (error) {
-    await conn.executeQuery(ROLLBACK_TO);
-    await conn.executeQuery(RELEASE);
+    await execute(conn, ROLLBACK_TO);
+    await execute(conn, RELEASE);
     return { ok: false, error };
   }
 }

@@ -13,7 +13,7 @@ import { SqliteReadPool } from './read-pool.ts';
 import { WalSync } from './wal-sync.ts';
 import { withLiteralRows, type DriverStatement } from './literal-rows.ts';
 import { BACKSTOP_PAGES, WalCheckpointer } from './checkpointer.ts';
-import { ConnectionHolding, allowDirectReads } from './direct-read.ts';
+import { ConnectionHolding, allowDirectReads, allowDirectUnits } from './direct-statements.ts';
 
 export { NestedWriteError, type UnitOfWork } from './group-commit.ts';
 
@@ -86,7 +86,11 @@ function openSqlite(path: string, options: OpenOptions): Database {
   const kysely = new Kysely<any>({ dialect: new GuardedSqliteDialect({ database: statements }, holding) });
   allowDirectReads(kysely, holding, handle, statements.prepare);
   const wal = fsyncOffLoop ? new WalSync(`${path}-wal`) : undefined;
-  const committer = new GroupCommitter(kysely, { makeDurable: wal && (() => wal.sync()), whileHeld: checkpointer && (() => checkpointer.checkpointIfDue()) });
+  const committer = new GroupCommitter(kysely, {
+    makeDurable: wal && (() => wal.sync()),
+    whileHeld: checkpointer && (() => checkpointer.checkpointIfDue()),
+    runUnitsDirectly: (batch) => allowDirectUnits(batch, statements.prepare),
+  });
   // An in-memory database is private to its connection: its long reads stay on the main thread.
   const readers = path === ':memory:' ? undefined : new SqliteReadPool(path);
   return wrap(kysely, 'sqlite', path, {

@@ -1,14 +1,15 @@
 // Queries built and compiled once, run many times with new parameter values. Building a Kysely query (immutable
 // nodes, a compiler pass) costs more than SQLite takes to run a point query, on paths that run it for every request.
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
-import { directRead } from './direct-read.ts';
+import { directStatement } from './direct-statements.ts';
 
 export type PreparedQuery<R> = (db: Kysely<any>, ...parameters: unknown[]) => Promise<QueryResult<R>>;
 
 /**
  * `template` is compiled at first use; each run substitutes `parameters` for the template's own, in the order they
  * appear in its SQL. Build the template with placeholder values of the right type, one per parameter. On SQLite a
- * read runs at once on the connection when nothing holds it (direct-read.ts).
+ * read runs at once on the connection when nothing holds it, and a unit of work's statements run at once on its
+ * batch's connection (direct-statements.ts).
  */
 export function prepared<R>(template: () => Compilable<R>): PreparedQuery<R> {
   let compiled: CompiledQuery<R> | undefined;
@@ -17,7 +18,7 @@ export function prepared<R>(template: () => Compilable<R>): PreparedQuery<R> {
     if (parameters.length !== compiled.parameters.length) {
       throw new Error(`prepared query takes ${compiled.parameters.length} parameters, got ${parameters.length}: ${compiled.sql}`);
     }
-    return directRead<R>(db, compiled.sql, parameters) ?? db.executeQuery({ ...compiled, parameters } as CompiledQuery<R>);
+    return directStatement<R>(db, compiled.sql, parameters) ?? db.executeQuery({ ...compiled, parameters } as CompiledQuery<R>);
   };
 }
 
