@@ -6,7 +6,7 @@ import { adminRoutes } from './routes/admin.ts';
 import { groupRoutes } from './routes/groups.ts';
 import { readRoutes } from './routes/read.ts';
 import { reportRoutes } from './routes/report.ts';
-import { ErrorStore } from './store.ts';
+import { errorStoreOf } from './store.ts';
 
 /** Request bodies above 1 MiB are refused with 413 (a reported event is one message and its context). */
 export const BODY_LIMIT = 1024 * 1024;
@@ -19,10 +19,14 @@ export const manifest: ServiceManifest = {
   listener: { bodyLimit: BODY_LIMIT },
   async register(app, ctx) {
     installGoogleFamily(app);
-    const store = new ErrorStore(ctx.db);
+    const store = errorStoreOf(ctx);
     reportRoutes(app, ctx, store);
     readRoutes(app, ctx, store);
     groupRoutes(app, ctx, store);
+  },
+  // After migrations and after every reset or import: what the store cached may no longer be in the tables.
+  async start(ctx) {
+    errorStoreOf(ctx).forgetCache();
   },
   async credentials(ctx) {
     return [
@@ -31,6 +35,6 @@ export const manifest: ServiceManifest = {
     ];
   },
   async admin(app, ctx) {
-    adminRoutes(app, ctx, new ErrorStore(ctx.db));
+    adminRoutes(app, ctx, errorStoreOf(ctx));
   },
 };

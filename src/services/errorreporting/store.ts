@@ -1,6 +1,8 @@
 // Queries of the error reporting tables. Routes and the read model call these; no SQL lives anywhere else.
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { ReadThroughCache, type CacheBudget } from '../../core/cache.ts';
 import type { Database } from '../../core/db/index.ts';
+import type { ServiceContext } from '../../core/service.ts';
 import { prepared, preparedInsert } from '../../core/db/prepared.ts';
 import { defaultLogBucket, type LogBucketSettings } from './domain/log-bucket.ts';
 import type { BucketPlan, ServiceFilter, TimeRange } from './domain/query.ts';
@@ -59,19 +61,47 @@ export interface LogEntry {
   groupId: string | null;
 }
 
+/** Budget of the log bucket settings kept in memory: a few bytes a project, absent settings included. */
+const LOG_BUCKET_CACHE_BUDGET: CacheBudget = { entries: 10_000, bytes: 2 * 1024 * 1024 };
+
+const stores = new WeakMap<ServiceContext, ErrorStore>();
+
+/** The service's one store: the routes and the admin routes share its cache. */
+export function errorStoreOf(ctx: ServiceContext): ErrorStore {
+  let store = stores.get(ctx);
+  if (!store) stores.set(ctx, (store = new ErrorStore(ctx.db)));
+  return store;
+}
+
 // Writes go through the group-commit path; the aggregations behind groupStats and events.list run off the event loop.
 export class ErrorStore {
   readonly #database: Database;
   readonly #db: Kysely<any>;
+  /**
+   * Log bucket settings by project, read by every reported event. Absent settings are kept too (most projects have
+   * none). SQLite only: this process is the table's one writer.
+   */
+  readonly #logBuckets: ReadThroughCache<string, { settings: LogBucketSettings | null }> | null;
 
   constructor(database: Database) {
     this.#database = database;
     this.#db = database.kysely;
+    this.#logBuckets = database.dialect === 'sqlite' ? new ReadThroughCache(LOG_BUCKET_CACHE_BUDGET, (b) => (b.settings?.bucketProject.length ?? 0) * 2 + 16) : null;
+  }
+
+  /** Drops the cached settings (after the tables were emptied or replaced behind this object's back). */
+  forgetCache(): void {
+    this.#logBuckets?.clear();
   }
 
   async logBucket(projectId: string): Promise<LogBucketSettings> {
+    const found = this.#logBuckets ? await this.#logBuckets.get(projectId, async () => ({ settings: await this.#loadLogBucket(projectId) })) : { settings: await this.#loadLogBucket(projectId) };
+    return found!.settings ?? defaultLogBucket(projectId);
+  }
+
+  async #loadLogBucket(projectId: string): Promise<LogBucketSettings | null> {
     const row = (await this.#selectLogBucket(this.#db, projectId)).rows[0];
-    if (!row) return defaultLogBucket(projectId);
+    if (!row) return null;
     return { cmekEnabled: Number(row.cmek_enabled) === 1, bucketProject: row.bucket_project, routed: Number(row.routed) === 1 };
   }
 
@@ -80,13 +110,18 @@ export class ErrorStore {
 
   async putLogBucket(projectId: string, s: LogBucketSettings, now: number): Promise<void> {
     const values = { cmek_enabled: s.cmekEnabled ? 1 : 0, bucket_project: s.bucketProject, routed: s.routed ? 1 : 0, updated_at: now };
-    await this.#database.write((tx) =>
-      tx
-        .insertInto('errorreporting_log_buckets')
-        .values({ project_id: projectId, ...values })
-        .onConflict((oc) => oc.column('project_id').doUpdateSet(values))
-        .execute(),
-    );
+    try {
+      await this.#database.write((tx) =>
+        tx
+          .insertInto('errorreporting_log_buckets')
+          .values({ project_id: projectId, ...values })
+          .onConflict((oc) => oc.column('project_id').doUpdateSet(values))
+          .execute(),
+      );
+    } finally {
+      // Also when the write failed: a commit whose fsync failed may still have changed the row.
+      this.#logBuckets?.forget(projectId);
+    }
   }
 
   /** Writes the event to the log and, when analysed, to its group; one unit of work. */
