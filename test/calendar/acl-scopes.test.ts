@@ -3,9 +3,9 @@
 // and domain calendars added to a user's list with calendarList.insert and leaving it with their rule, tombstones and
 // sync, watch notifications, bad input refused without a change, and the googleapis client.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { DATABASES, type TestRuntime } from '../helpers/runtime.ts';
-import { ALICE, BOB, DEV, TOKENS, api, client, expectError, outbox, startCalendar, timed, type Api } from './helpers.ts';
+import { describe, it } from 'node:test';
+import { DATABASES } from '../helpers/runtime.ts';
+import { ALICE, BOB, DEV, TOKENS, calendarSuite, client, expectError, outbox, timed, type Api } from './helpers.ts';
 
 const enc = encodeURIComponent;
 const T = timed('2026-03-12T15:00:00Z', '2026-03-12T16:00:00Z');
@@ -34,17 +34,8 @@ function refused(res: { status: number; body: any }, reason: string, location: s
 
 for (const database of DATABASES) {
   describe(`calendar acl scopes default and domain (${database})`, () => {
-    let t: TestRuntime;
-    let dev: Api;
-    let alice: Api;
-    let bob: Api;
-    before(async () => {
-      t = await startCalendar(database);
-      dev = api(t);
-      alice = api(t, TOKENS.alice);
-      bob = api(t, TOKENS.bob);
-    });
-    after(async () => t.close());
+    const suite = calendarSuite(database);
+    const { dev, alice, bob } = suite;
 
     /** A calendar of the developer's with one event; its id and the event's. */
     const calendarWithEvent = async (summary: string) => {
@@ -176,7 +167,7 @@ for (const database of DATABASES) {
       const aliceStart = await all(alice, '/users/me/calendarList?maxResults=1');
       const ch = await bob('/users/me/calendarList/watch', { body: { id: 'bob-list', type: 'web_hook', address: 'http://127.0.0.1:9/hook' } });
       assert.equal(ch.status, 200, ch.text);
-      const states = async () => (await outbox(t, 'webhook')).filter((m) => m.correlation === 'channel:bob-list').map((m) => m.headers['X-Goog-Resource-State']);
+      const states = async () => (await outbox(suite.t, 'webhook')).filter((m) => m.correlation === 'channel:bob-list').map((m) => m.headers['X-Goog-Resource-State']);
 
       const added = await bob('/users/me/calendarList', { body: { id: cal, summaryOverride: 'Town' } });
       assert.equal(added.status, 200, added.text);
@@ -205,7 +196,7 @@ for (const database of DATABASES) {
 
       // It comes back with the rule (the overlay outlives it), across a restart too; alice, who never added it, saw nothing.
       await dev(acl, { body: { role: 'reader', scope: { type: 'default' } } });
-      await t.restart();
+      await suite.t.restart();
       const back = await all(bob, `/users/me/calendarList?syncToken=${enc(left.nextSyncToken)}`);
       assert.deepEqual(back.items.map((e: any) => [e.id, e.accessRole, e.summaryOverride, e.hidden]), [[cal, 'reader', 'Town', true]]);
       assert.deepEqual((await all(alice, `/users/me/calendarList?syncToken=${enc(aliceStart.nextSyncToken)}`)).items, []);
@@ -241,7 +232,7 @@ for (const database of DATABASES) {
       const acl = `/calendars/${enc(cal)}/acl`;
       const start = await all(dev, `${acl}?maxResults=1`);
       assert.equal((await dev(`${acl}/watch`, { body: { id: 'acl-scopes', type: 'web_hook', address: 'http://127.0.0.1:9/hook' } })).status, 200);
-      const states = async () => (await outbox(t, 'webhook')).filter((m) => m.correlation === 'channel:acl-scopes').map((m) => m.headers['X-Goog-Resource-State']);
+      const states = async () => (await outbox(suite.t, 'webhook')).filter((m) => m.correlation === 'channel:acl-scopes').map((m) => m.headers['X-Goog-Resource-State']);
 
       const first = (await dev(acl, { body: { role: 'reader', scope: { type: 'default' } } })).body;
       await dev(acl, { body: { role: 'writer', scope: { type: 'domain', value: 'example.test' } } });
@@ -269,7 +260,7 @@ for (const database of DATABASES) {
 
     it('the googleapis client: public and domain rules, and a public calendar added to the list', async () => {
       const { cal, event } = await calendarWithEvent('Via client');
-      const owner = client(t);
+      const owner = client(suite.t);
       const inserted = await owner.acl.insert({ calendarId: cal, requestBody: { role: 'reader', scope: { type: 'default' } } });
       assert.deepEqual([inserted.data.id, inserted.data.scope], ['default', { type: 'default' }]);
       assert.equal((await owner.acl.get({ calendarId: cal, ruleId: 'default' })).data.role, 'reader');
@@ -278,7 +269,7 @@ for (const database of DATABASES) {
       await assert.rejects(owner.acl.patch({ calendarId: cal, ruleId: 'default', requestBody: { role: 'writer' } }), (e: any) => e.status === 400);
       await assert.rejects(owner.acl.delete({ calendarId: cal, ruleId: 'group:team@example.test' }), (e: any) => e.status === 404);
 
-      const asBob = client(t, TOKENS.bob);
+      const asBob = client(suite.t, TOKENS.bob);
       assert.equal((await asBob.events.get({ calendarId: cal, eventId: event })).data.summary, 'busy');
       const entry = await asBob.calendarList.insert({ requestBody: { id: cal } });
       assert.equal(entry.data.accessRole, 'writer');

@@ -1,26 +1,23 @@
 // acl.list paging and ETag, and rule ids: the owner's implicit rule, and ids of scope types twinstack does not store.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { DATABASES, type TestRuntime } from '../helpers/runtime.ts';
-import { ALICE, BOB, DEV, api, client, expectError, startCalendar, type Api } from './helpers.ts';
+import { before, describe, it } from 'node:test';
+import { DATABASES } from '../helpers/runtime.ts';
+import { ALICE, BOB, DEV, calendarSuite, client, expectError } from './helpers.ts';
 
 const enc = encodeURIComponent;
 
 for (const database of DATABASES) {
   describe(`calendar acl (${database})`, () => {
-    let t: TestRuntime;
-    let dev: Api;
+    const suite = calendarSuite(database);
+    const { dev } = suite;
     let cal: string;
     before(async () => {
-      t = await startCalendar(database);
-      dev = api(t);
       cal = (await dev('/calendars', { body: { summary: 'Team' } })).body.id;
       for (const value of [ALICE, BOB]) {
         const res = await dev(`/calendars/${enc(cal)}/acl`, { body: { role: 'reader', scope: { type: 'user', value } } });
         assert.equal(res.status, 200, res.text);
       }
     });
-    after(async () => t.close());
 
     it('list: maxResults pages the owner rule and the stored rules; a token of another calendar is 400', async () => {
       const first = await dev(`/calendars/${enc(cal)}/acl?maxResults=2`);
@@ -33,7 +30,7 @@ for (const database of DATABASES) {
       expectError(await dev(`/calendars/primary/acl?pageToken=${enc(first.body.nextPageToken)}`), 400, 'invalid');
       expectError(await dev(`/calendars/${enc(cal)}/acl?maxResults=0`), 400, 'invalid');
       // The googleapis client pages the same way.
-      const viaClient = await client(t).acl.list({ calendarId: cal, maxResults: 1 });
+      const viaClient = await client(suite.t).acl.list({ calendarId: cal, maxResults: 1 });
       assert.equal(viaClient.data.items?.length, 1);
       assert.ok(viaClient.data.nextPageToken);
     });
@@ -64,13 +61,7 @@ for (const database of DATABASES) {
 
 for (const database of DATABASES) {
   describe(`calendar writes that would leave a required field empty (${database})`, () => {
-    let t: TestRuntime;
-    let dev: Api;
-    before(async () => {
-      t = await startCalendar(database);
-      dev = api(t);
-    });
-    after(async () => t.close());
+    const { dev } = calendarSuite(database);
 
     it('calendars.patch with an empty summary is 400 required, and the calendar keeps its title', async () => {
       const cal = (await dev('/calendars', { body: { summary: 'Team' } })).body;

@@ -2,34 +2,29 @@
 // (name, colours, hidden, selected, reminders, notifications), taking calendars off the list and back, list filters
 // (showHidden, showDeleted, minAccessRole) with paging, refused input that changes nothing, and a restart.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { DATABASES, type TestRuntime } from '../helpers/runtime.ts';
-import { ALICE, DEV, TOKENS, api, client, expectError, outbox, startCalendar, type Api } from './helpers.ts';
+import { before, describe, it } from 'node:test';
+import { DATABASES } from '../helpers/runtime.ts';
+import { ALICE, DEV, TOKENS, api, calendarSuite, client, expectError, outbox } from './helpers.ts';
 
 const enc = encodeURIComponent;
 const ids = (res: { body: any }) => res.body.items.map((e: any) => e.id);
 
 for (const database of DATABASES) {
   describe(`calendar list entries (${database})`, () => {
-    let t: TestRuntime;
-    let dev: Api;
+    const suite = calendarSuite(database);
+    const { dev, alice, bob } = suite;
     let team: string;
     let bobs: string;
     let alicesSecret: string;
     const entry = (id: string) => `/users/me/calendarList/${enc(id)}`;
     const everything = () => dev('/users/me/calendarList?showHidden=true&showDeleted=true');
     before(async () => {
-      t = await startCalendar(database);
-      dev = api(t);
-      const bob = api(t, TOKENS.bob);
-      const alice = api(t, TOKENS.alice);
       team = (await dev('/calendars', { body: { summary: 'Team' } })).body.id;
       bobs = (await bob('/calendars', { body: { summary: "Bob's" } })).body.id;
       assert.equal((await bob(`/calendars/${enc(bobs)}/acl`, { body: { role: 'reader', scope: { type: 'user', value: DEV } } })).status, 200);
       assert.equal((await alice('/calendars/primary/acl', { body: { role: 'freeBusyReader', scope: { type: 'user', value: DEV } } })).status, 200);
       alicesSecret = (await alice('/calendars', { body: { summary: 'Secret' } })).body.id;
     });
-    after(async () => t.close());
 
     it('the derived list with minAccessRole; every entry with default colours and selected', async () => {
       const all = await dev('/users/me/calendarList');
@@ -118,7 +113,7 @@ for (const database of DATABASES) {
         ['PUT', `${entry(team)}?colorRgbFormat=maybe`, {}, 400],
       ];
       for (const [method, path, body, status, reason] of bad) expectError(await dev(path, { method, body }), status, reason);
-      expectError(await api(t, TOKENS.readonly)(entry(ALICE), { method: 'PATCH', body: { selected: false } }), 403);
+      expectError(await api(suite.t, TOKENS.readonly)(entry(ALICE), { method: 'PATCH', body: { selected: false } }), 403);
       assert.deepEqual((await everything()).body, before);
     });
 
@@ -147,14 +142,14 @@ for (const database of DATABASES) {
       assert.deepEqual(pages, ids(await dev('/users/me/calendarList?showHidden=true')));
       expectError(await dev(`/users/me/calendarList?maxResults=1&pageToken=${enc((await dev('/users/me/calendarList?showHidden=true&maxResults=1')).body.nextPageToken)}`), 400);
       const before = (await everything()).body;
-      await t.restart();
+      await suite.t.restart();
       assert.deepEqual((await everything()).body, before);
     });
 
     it('calendarList.watch: changes of the own entries notify the channel', async () => {
       const ch = await dev('/users/me/calendarList/watch', { body: { id: 'own-list', type: 'web_hook', address: 'http://127.0.0.1:9/hook' } });
       assert.equal(ch.status, 200, ch.text);
-      const states = async () => (await outbox(t, 'webhook')).filter((m) => m.correlation === 'channel:own-list').map((m) => m.headers['X-Goog-Resource-State']);
+      const states = async () => (await outbox(suite.t, 'webhook')).filter((m) => m.correlation === 'channel:own-list').map((m) => m.headers['X-Goog-Resource-State']);
       assert.deepEqual(await states(), ['sync']);
       await dev(entry(team), { method: 'PATCH', body: { selected: true } });
       await dev(entry(bobs), { method: 'DELETE' });
@@ -166,7 +161,7 @@ for (const database of DATABASES) {
     });
 
     it('the googleapis client', async () => {
-      const cal = client(t);
+      const cal = client(suite.t);
       const patched = await cal.calendarList.patch({ calendarId: team, colorRgbFormat: true, requestBody: { backgroundColor: '#16a765', foregroundColor: '#000000' } });
       assert.equal(patched.data.colorId, '8');
       await cal.calendarList.delete({ calendarId: bobs });

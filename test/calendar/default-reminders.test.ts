@@ -1,9 +1,9 @@
 // events.list and events.instances answer the caller's own default reminders of the calendar (set on their calendar
 // list entry), so a client can tell what an event with `reminders.useDefault` will remind of.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { DATABASES, type TestRuntime } from '../helpers/runtime.ts';
-import { BOB, TOKENS, api, client, startCalendar, timed, type Api } from './helpers.ts';
+import { before, describe, it } from 'node:test';
+import { DATABASES } from '../helpers/runtime.ts';
+import { BOB, calendarSuite, client, timed, type Api } from './helpers.ts';
 
 const enc = encodeURIComponent;
 const DEV_REMINDERS = [{ method: 'popup', minutes: 10 }, { method: 'email', minutes: 1440 }];
@@ -11,15 +11,11 @@ const BOB_REMINDERS = [{ method: 'email', minutes: 30 }];
 
 for (const database of DATABASES) {
   describe(`calendar default reminders in event lists (${database})`, () => {
-    let t: TestRuntime;
-    let dev: Api;
-    let bob: Api;
+    const suite = calendarSuite(database);
+    const { dev, bob } = suite;
     let team: string;
     let seriesId: string;
     before(async () => {
-      t = await startCalendar(database);
-      dev = api(t);
-      bob = api(t, TOKENS.bob);
       team = (await dev('/calendars', { body: { summary: 'Team' } })).body.id;
       assert.equal((await dev(`/calendars/${enc(team)}/acl`, { body: { role: 'reader', scope: { type: 'user', value: BOB } } })).status, 200);
       const series = await dev(`/calendars/${enc(team)}/events`, {
@@ -27,7 +23,6 @@ for (const database of DATABASES) {
       });
       seriesId = series.body.id;
     });
-    after(async () => t.close());
 
     it('a calendar nobody set reminders for answers an empty list', async () => {
       const list = await dev(`/calendars/${enc(team)}/events`);
@@ -49,7 +44,7 @@ for (const database of DATABASES) {
     });
 
     it('the googleapis client reads them after calendarList.patch, and an update clears them', async () => {
-      const cal = client(t);
+      const cal = client(suite.t);
       await cal.calendarList.patch({ calendarId: 'primary', requestBody: { defaultReminders: [{ method: 'popup', minutes: 5 }] } });
       const listed = await cal.events.list({ calendarId: 'primary' });
       assert.deepEqual(listed.data.defaultReminders, [{ method: 'popup', minutes: 5 }]);

@@ -1,21 +1,16 @@
 // events.insert/get/update/patch/delete/import/move through HTTP: every rule of the event table and limits, ETags,
 // and bad input refused with Calendar's error body and no change.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { DATABASES, type TestRuntime } from '../helpers/runtime.ts';
-import { api, DEV, expectError, startCalendar, syncPoint, timed, unchanged, type Api } from './helpers.ts';
+import { describe, it } from 'node:test';
+import { DATABASES } from '../helpers/runtime.ts';
+import { DEV, calendarSuite, expectError, syncPoint, timed, unchanged } from './helpers.ts';
 
 const T = timed('2026-03-10T09:00:00Z', '2026-03-10T10:00:00Z');
 
 for (const database of DATABASES) {
   describe(`calendar events over HTTP (${database})`, () => {
-    let t: TestRuntime;
-    let a: Api;
-    before(async () => {
-      t = await startCalendar(database);
-      a = api(t);
-    });
-    after(async () => t.close());
+    const suite = calendarSuite(database);
+    const { dev: a } = suite;
 
     it('inserts, reads back with an ETag, and answers 304 to If-None-Match', async () => {
       const ins = await a('/calendars/primary/events', { body: { summary: 'Plan', description: '<b>agenda</b>', location: 'Room 1', colorId: '3', ...T, extendedProperties: { private: { k: 'v' }, shared: { s: '1' } } } });
@@ -98,7 +93,7 @@ for (const database of DATABASES) {
     it('reminders: at most 5 overrides from 0 to 40320 minutes; changing them does not move updated', async () => {
       const ins = await a('/calendars/primary/events', { body: { ...T, reminders: { useDefault: false, overrides: [{ method: 'email', minutes: 0 }, { method: 'popup', minutes: 40320 }] } } });
       assert.equal(ins.status, 200);
-      await fetch(`${t.adminUrl}/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance: '1h' }) });
+      await fetch(`${suite.t.adminUrl}/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance: '1h' }) });
       const patched = await a(`/calendars/primary/events/${ins.body.id}`, { method: 'PATCH', body: { reminders: { useDefault: true } } });
       assert.deepEqual(patched.body.reminders, { useDefault: true });
       assert.equal(patched.body.updated, ins.body.updated);

@@ -1,21 +1,17 @@
 // freebusy.query over HTTP and through the googleapis client: merged busy periods of confirmed, opaque events with
 // series expanded, what is left out (transparent, cancelled, declined), access errors, and refused queries.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { DATABASES, type TestRuntime } from '../helpers/runtime.ts';
-import { ALICE, BOB, DEV, TOKENS, api, client, expectError, startCalendar, syncPoint, timed, unchanged, type Api } from './helpers.ts';
+import { before, describe, it } from 'node:test';
+import { DATABASES } from '../helpers/runtime.ts';
+import { ALICE, BOB, DEV, api, calendarSuite, client, expectError, syncPoint, timed, unchanged, type Api } from './helpers.ts';
 
 const WINDOW = { timeMin: '2026-03-10T00:00:00Z', timeMax: '2026-03-12T00:00:00Z' };
 
 for (const database of DATABASES) {
   describe(`calendar freebusy.query (${database})`, () => {
-    let t: TestRuntime;
-    let dev: Api;
-    let bob: Api;
+    const suite = calendarSuite(database);
+    const { dev, bob } = suite;
     before(async () => {
-      t = await startCalendar(database);
-      dev = api(t);
-      bob = api(t, TOKENS.bob);
       const ev = (body: unknown, as: Api = dev) => as('/calendars/primary/events', { body });
       // Overlapping and touching events merge into one period.
       await ev({ summary: 'a', ...timed('2026-03-10T09:00:00Z', '2026-03-10T10:00:00Z') });
@@ -40,7 +36,6 @@ for (const database of DATABASES) {
       const rule = await bob('/calendars/primary/acl', { body: { role: 'freeBusyReader', scope: { type: 'user', value: DEV } } });
       assert.equal(rule.status, 200, rule.text);
     });
-    after(async () => t.close());
 
     it('busy periods merged, expanded and clipped; errors for calendars out of reach and groups', async () => {
       const res = await dev('/freeBusy', { body: { ...WINDOW, items: [{ id: 'primary' }, { id: BOB }, { id: ALICE }, { id: 'nobody@example.test' }, { id: 'team@googlegroups.com' }] } });
@@ -83,9 +78,9 @@ for (const database of DATABASES) {
     });
 
     it('the googleapis client', async () => {
-      const res = await client(t).freebusy.query({ requestBody: { ...WINDOW, items: [{ id: DEV }] } });
+      const res = await client(suite.t).freebusy.query({ requestBody: { ...WINDOW, items: [{ id: DEV }] } });
       assert.equal(res.data.calendars?.[DEV].busy?.length, 3);
-      await assert.rejects(client(t).freebusy.query({ requestBody: { timeMin: WINDOW.timeMin, items: [] } }), (e: any) => e.status === 400);
+      await assert.rejects(client(suite.t).freebusy.query({ requestBody: { timeMin: WINDOW.timeMin, items: [] } }), (e: any) => e.status === 400);
     });
 
     it('bad queries are 400 and change nothing', async () => {
@@ -109,7 +104,7 @@ for (const database of DATABASES) {
       ];
       for (const [body, reason] of bad) expectError(await dev('/freeBusy', { body }), 400, reason);
       await unchanged(dev, mark);
-      expectError(await api(t, 'nope')('/freeBusy', { body: WINDOW }), 401);
+      expectError(await api(suite.t, 'nope')('/freeBusy', { body: WINDOW }), 401);
     });
   });
 }

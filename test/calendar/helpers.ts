@@ -1,4 +1,5 @@
 // Shared set-up of the calendar suites: a runtime on a manual clock with three users, and a small HTTP client.
+import { after, before } from 'node:test';
 import { google } from 'googleapis';
 import { call, DEV_TOKEN, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
 
@@ -28,6 +29,40 @@ export type Api = (path: string, init?: { method?: string; body?: unknown; heade
 /** Calls `/calendar/v3<path>` as the holder of `token`. */
 export function api(t: TestRuntime, token: string = DEV_TOKEN): Api {
   return (path, init = {}) => call(`${t.url('calendar')}/calendar/v3${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...(init.headers ?? {}) } });
+}
+
+/** The runtime of a suite and an HTTP client for each of its users. */
+export interface CalendarSuite {
+  /** The running runtime: read it in hooks and tests, not while the suite is declared. */
+  readonly t: TestRuntime;
+  readonly dev: Api;
+  readonly alice: Api;
+  readonly bob: Api;
+}
+
+/**
+ * For a describe block: a calendar runtime started before its tests and closed after them. The clients look the
+ * runtime up on each call, so they may be taken out of the suite while it is declared.
+ */
+export function calendarSuite(database: 'sqlite' | 'postgres', settings: Record<string, unknown> = {}): CalendarSuite {
+  let runtime: TestRuntime | undefined;
+  before(async () => {
+    runtime = await startCalendar(database, settings);
+  });
+  after(async () => runtime?.close());
+  const running = (): TestRuntime => {
+    if (!runtime) throw new Error('the calendar runtime starts before the tests run');
+    return runtime;
+  };
+  const as = (token: string): Api => (path, init) => api(running(), token)(path, init);
+  return {
+    get t() {
+      return running();
+    },
+    dev: as(DEV_TOKEN),
+    alice: as(TOKENS.alice),
+    bob: as(TOKENS.bob),
+  };
 }
 
 export function client(t: TestRuntime, token: string = DEV_TOKEN) {

@@ -2,9 +2,9 @@
 // rules as role "none", entries that left the list as deleted), refused combinations, 410 for foreign tokens, paging
 // while the list changes, a restart, and the googleapis client.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { DATABASES, type TestRuntime } from '../helpers/runtime.ts';
-import { ALICE, BOB, DEV, TOKENS, api, client, expectError, startCalendar, type Api } from './helpers.ts';
+import { describe, it } from 'node:test';
+import { DATABASES } from '../helpers/runtime.ts';
+import { ALICE, BOB, DEV, calendarSuite, client, expectError, type Api } from './helpers.ts';
 
 const enc = encodeURIComponent;
 
@@ -27,17 +27,8 @@ const summary = (items: any[]) => items.map((r) => `${r.id}=${r.role ?? (r.delet
 
 for (const database of DATABASES) {
   describe(`calendar acl and calendar list sync (${database})`, () => {
-    let t: TestRuntime;
-    let dev: Api;
-    let alice: Api;
-    let bob: Api;
-    before(async () => {
-      t = await startCalendar(database);
-      dev = api(t);
-      alice = api(t, TOKENS.alice);
-      bob = api(t, TOKENS.bob);
-    });
-    after(async () => t.close());
+    const suite = calendarSuite(database);
+    const { dev, alice, bob } = suite;
 
     it('acl.list: the last page carries nextSyncToken; a sync gives the rules changed since, deleted ones with role none', async () => {
       const cal = (await dev('/calendars', { body: { summary: 'Acl sync' } })).body.id;
@@ -125,7 +116,7 @@ for (const database of DATABASES) {
       await bob(`/users/me/calendarList/${enc(own)}`, { method: 'PATCH', body: { hidden: true } });
       await bob(`/users/me/calendarList/${enc(devs)}`, { method: 'DELETE' });
       await bob(`/calendars/${enc(gone)}`, { method: 'DELETE' });
-      await t.restart();
+      await suite.t.restart();
       const changed = await all(bob, `/users/me/calendarList?syncToken=${enc(created.nextSyncToken)}&showHidden=true&showDeleted=true`);
       const byId = new Map(changed.items.map((e: any) => [e.id, e]));
       assert.deepEqual([...byId.keys()].sort(), [devs, own, gone].sort());
@@ -166,7 +157,7 @@ for (const database of DATABASES) {
     });
 
     it('the googleapis client syncs both lists and sees 410 for a bad token', async () => {
-      const cal = client(t);
+      const cal = client(suite.t);
       const owned = (await cal.calendars.insert({ requestBody: { summary: 'Client sync' } })).data.id!;
       const list = await cal.calendarList.list({ showHidden: true });
       const acl = await cal.acl.list({ calendarId: owned });

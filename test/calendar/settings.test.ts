@@ -1,27 +1,20 @@
 // settings.list/get (values, etags, paging, sync tokens) over HTTP and the googleapis client, and the watch channels
 // of settings, the calendar list and the ACL: a sync message first, then one per change of that resource.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { DATABASES, type TestRuntime } from '../helpers/runtime.ts';
-import { BOB, DEV, TOKENS, api, client, expectError, outbox, startCalendar, type Api } from './helpers.ts';
+import { describe, it } from 'node:test';
+import { DATABASES } from '../helpers/runtime.ts';
+import { BOB, DEV, TOKENS, api, calendarSuite, client, expectError, outbox } from './helpers.ts';
 
 const ADDRESS = 'http://127.0.0.1:9/hook';
 const IDS = ['autoAddHangouts', 'dateFieldOrder', 'defaultEventLength', 'format24HourTime', 'hideInvitations', 'hideWeekends', 'locale', 'remindOnRespondedEventsOnly', 'showDeclinedEvents', 'timezone', 'useKeyboardShortcuts', 'weekStart'];
 
 for (const database of DATABASES) {
   describe(`calendar settings and resource watches (${database})`, () => {
-    let t: TestRuntime;
-    let dev: Api;
-    let bob: Api;
-    before(async () => {
-      t = await startCalendar(database);
-      dev = api(t);
-      bob = api(t, TOKENS.bob);
-    });
-    after(async () => t.close());
+    const suite = calendarSuite(database);
+    const { dev, bob } = suite;
 
     const states = async (channelId: string) =>
-      (await outbox(t, 'webhook')).filter((m) => m.correlation === `channel:${channelId}`).map((m) => [m.headers['X-Goog-Resource-State'], m.headers['X-Goog-Message-Number']]);
+      (await outbox(suite.t, 'webhook')).filter((m) => m.correlation === `channel:${channelId}`).map((m) => [m.headers['X-Goog-Resource-State'], m.headers['X-Goog-Message-Number']]);
 
     it('list and get: every setting with its value, timezone from the primary calendar; unknown: 404', async () => {
       const list = await dev('/users/me/settings');
@@ -71,11 +64,11 @@ for (const database of DATABASES) {
       expectError(await dev('/users/me/settings?syncToken=CPbogus'), 410, 'fullSyncRequired');
       expectError(await dev('/users/me/settings?maxResults=0'), 400);
       expectError(await dev('/users/me/settings?pageToken=bogus'), 400);
-      expectError(await api(t, 'nope')('/users/me/settings'), 401);
+      expectError(await api(suite.t, 'nope')('/users/me/settings'), 401);
     });
 
     it('the googleapis client', async () => {
-      const cal = client(t, TOKENS.bob);
+      const cal = client(suite.t, TOKENS.bob);
       const list = await cal.settings.list({ maxResults: 20 });
       assert.equal(list.data.items?.length, 12);
       const one = await cal.settings.get({ setting: 'locale' });

@@ -5,25 +5,19 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { DATABASES, call, type TestRuntime } from '../helpers/runtime.ts';
-import { ALICE, BOB, DEV, TOKENS, advance, api, expectError, outbox, startCalendar, syncPoint, timed, unchanged, type Api } from './helpers.ts';
+import { DATABASES, call } from '../helpers/runtime.ts';
+import { ALICE, BOB, DEV, TOKENS, advance, api, calendarSuite, expectError, outbox, syncPoint, timed, unchanged } from './helpers.ts';
 
 const enc = encodeURIComponent;
 const T = timed('2026-03-12T15:00:00Z', '2026-03-12T16:00:00Z');
 
 for (const database of DATABASES) {
   describe(`calendar sharing, invitations, conferences and watch (${database})`, () => {
-    let t: TestRuntime;
-    let dev: Api;
-    let alice: Api;
-    let bob: Api;
+    const suite = calendarSuite(database);
+    const { dev, alice, bob } = suite;
     let receiver: Server;
     const hooks: IncomingHttpHeaders[] = [];
     before(async () => {
-      t = await startCalendar(database);
-      dev = api(t);
-      alice = api(t, TOKENS.alice);
-      bob = api(t, TOKENS.bob);
       receiver = createServer((req, res) => {
         hooks.push(req.headers);
         req.resume();
@@ -34,24 +28,21 @@ for (const database of DATABASES) {
     /** Delivers due webhooks until `done` holds (deliveries run beside the scheduler's own passes). */
     const delivered = async (done: () => boolean | Promise<boolean>) => {
       for (let i = 0; i < 100 && !(await done()); i++) {
-        await call(`${t.adminUrl}/outbox/deliver`, { method: 'POST' });
+        await call(`${suite.t.adminUrl}/outbox/deliver`, { method: 'POST' });
         await new Promise((r) => setTimeout(r, 50));
       }
       assert.ok(await done());
     };
-    after(async () => {
-      receiver.close();
-      await t.close();
-    });
+    after(() => receiver.close());
 
     it('credentials: missing, unknown and read-only tokens', async () => {
-      const none = await call(`${t.url('calendar')}/calendar/v3/calendars/primary/events`);
+      const none = await call(`${suite.t.url('calendar')}/calendar/v3/calendars/primary/events`);
       expectError(none, 401);
-      expectError(await api(t, 'wrong-token')('/calendars/primary/events'), 401, 'authError');
-      const ro = api(t, TOKENS.readonly);
+      expectError(await api(suite.t, 'wrong-token')('/calendars/primary/events'), 401, 'authError');
+      const ro = api(suite.t, TOKENS.readonly);
       assert.equal((await ro('/calendars/primary/events')).status, 200);
       expectError(await ro('/calendars/primary/events', { body: T }), 403, 'insufficientPermissions');
-      expectError(await call(`${t.url('calendar')}/calendar/v3/calendars/primary/events?key=test-dev-api-key`), 401);
+      expectError(await call(`${suite.t.url('calendar')}/calendar/v3/calendars/primary/events?key=test-dev-api-key`), 401);
     });
 
     it('ACL: another user sees 404 until shared; reader cannot write; writer can', async () => {
@@ -118,7 +109,7 @@ for (const database of DATABASES) {
       assert.equal(copy.body.organizer.self, undefined);
       assert.equal(copy.body.attendees.find((x: any) => x.email === ALICE).self, true);
       assert.equal(copy.body.iCalUID, ev.body.iCalUID);
-      const mails = (await outbox(t, 'email')).filter((m) => m.correlation === `event:${ev.body.iCalUID}`);
+      const mails = (await outbox(suite.t, 'email')).filter((m) => m.correlation === `event:${ev.body.iCalUID}`);
       assert.deepEqual(mails.map((m) => m.recipient).sort(), [ALICE, BOB, 'ext@outside.test']);
       assert.match(mails[0].subject, /^Invitation: Planning/);
       assert.match(mails[0].headers['Content-Type'], /^multipart\/alternative/);
@@ -140,7 +131,7 @@ for (const database of DATABASES) {
       assert.deepEqual(organizer.body.reminders, { useDefault: true });
       const bobs = await bob(`/calendars/primary/events/${ev.body.id}`);
       assert.equal(bobs.body.attendees.find((x: any) => x.email === ALICE).responseStatus, 'accepted');
-      const replies = (await outbox(t, 'email')).filter((m) => m.recipient === DEV && /Accepted/.test(m.subject));
+      const replies = (await outbox(suite.t, 'email')).filter((m) => m.recipient === DEV && /Accepted/.test(m.subject));
       assert.equal(replies.length, 1);
       assert.match(replies[0].body, /METHOD:REPLY/);
       // The organizer's next edit keeps Alice's answer and her reminders; removing Bob cancels his copy.
@@ -150,7 +141,7 @@ for (const database of DATABASES) {
       assert.equal(after.body.attendees.find((x: any) => x.email === ALICE).responseStatus, 'accepted');
       assert.equal(after.body.reminders.overrides[0].minutes, 5);
       assert.equal((await bob(`/calendars/primary/events/${ev.body.id}`)).body.status, 'cancelled');
-      const updates = (await outbox(t, 'email')).filter((m) => /^Updated invitation: Planning v2/.test(m.subject));
+      const updates = (await outbox(suite.t, 'email')).filter((m) => /^Updated invitation: Planning v2/.test(m.subject));
       assert.deepEqual(updates.map((m) => m.recipient), ['ext@outside.test']);
       // Deleting her copy declines for Alice; a second delete is 410.
       const mine = await dev('/calendars/primary/events', { body: { ...T, summary: 'Optional sync', attendees: [{ email: ALICE }] } });
@@ -162,7 +153,7 @@ for (const database of DATABASES) {
       assert.equal(declined.body.attendees[0].responseStatus, 'declined');
       await dev(`/calendars/primary/events/${ev.body.id}?sendUpdates=all`, { method: 'DELETE' });
       assert.equal((await alice(`/calendars/primary/events/${ev.body.id}`)).body.status, 'cancelled');
-      const cancels = (await outbox(t, 'email')).filter((m) => /^Canceled event/.test(m.subject));
+      const cancels = (await outbox(suite.t, 'email')).filter((m) => /^Canceled event/.test(m.subject));
       assert.ok(cancels.some((m) => m.recipient === ALICE && /METHOD:CANCEL/.test(m.body)));
     });
 
@@ -194,7 +185,7 @@ for (const database of DATABASES) {
       assert.equal(ignored.body.conferenceData, undefined);
       const ev = await dev('/calendars/primary/events?conferenceDataVersion=1', { body: { ...T, summary: 'call', conferenceData: { createRequest: { requestId: 'r1', conferenceSolutionKey: { type: 'confMeet' } } } } });
       assert.equal(ev.body.conferenceData.createRequest.status.statusCode, 'pending');
-      await advance(t, '5s');
+      await advance(suite.t, '5s');
       const done = await dev(`/calendars/primary/events/${ev.body.id}`);
       const conf = done.body.conferenceData;
       assert.equal(conf.createRequest.status.statusCode, 'success');
@@ -206,8 +197,8 @@ for (const database of DATABASES) {
       const same = await dev(`/calendars/primary/events/${ev.body.id}?conferenceDataVersion=1`, { method: 'PATCH', body: { conferenceData: { createRequest: { requestId: 'r1', conferenceSolutionKey: { type: 'confMeet' } } } } });
       assert.equal(same.body.conferenceData.conferenceId, conf.conferenceId);
       const addOn = await dev('/calendars/primary/events?conferenceDataVersion=1', { body: { ...T, conferenceData: { createRequest: { requestId: 'r2', conferenceSolutionKey: { type: 'addOn' } } } } });
-      await t.restart();
-      await advance(t, '5s');
+      await suite.t.restart();
+      await advance(suite.t, '5s');
       const failed = await dev(`/calendars/primary/events/${addOn.body.id}`);
       assert.equal(failed.body.conferenceData.createRequest.status.statusCode, 'failure');
       assert.equal(failed.body.conferenceData.entryPoints, undefined);
@@ -266,7 +257,7 @@ for (const database of DATABASES) {
       expectError(await dev('/channels/stop', { body: { id: 'ch1', resourceId: 'wrong' } }), 404);
       assert.equal((await dev('/channels/stop', { body: { id: 'ch1', resourceId: ch.body.resourceId } })).status, 204);
       await dev(`/calendars/${enc(cal)}/events`, { body: T });
-      await delivered(async () => (await outbox(t, 'webhook')).every((m) => m.status === 'delivered'));
+      await delivered(async () => (await outbox(suite.t, 'webhook')).every((m) => m.status === 'delivered'));
       assert.equal(mine().length, 2);
     });
   });

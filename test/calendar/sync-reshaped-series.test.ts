@@ -2,9 +2,9 @@
 // recurrence removed or added): the instances the client holds that no longer exist come back as cancelled, so a client
 // that applies the sync holds what a full list holds. Through the googleapis client, and across a restart.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { DATABASES, type TestRuntime } from '../helpers/runtime.ts';
-import { client, startCalendar } from './helpers.ts';
+import { before, describe, it } from 'node:test';
+import { DATABASES } from '../helpers/runtime.ts';
+import { calendarSuite, client } from './helpers.ts';
 
 type Calendar = ReturnType<typeof client>;
 
@@ -60,13 +60,11 @@ const daily = (count: number, hour = '09') => ({
 
 for (const database of DATABASES) {
   describe(`calendar singleEvents sync of reshaped series (${database})`, () => {
-    let t: TestRuntime;
+    const suite = calendarSuite(database);
     let cal: Calendar;
-    before(async () => {
-      t = await startCalendar(database);
-      cal = client(t);
+    before(() => {
+      cal = client(suite.t);
     });
-    after(async () => t.close());
 
     it('fewer occurrences: the dropped instances come back cancelled; an exception stays', async () => {
       const series = (await cal.events.insert({ calendarId: 'primary', requestBody: daily(5) })).data;
@@ -122,8 +120,8 @@ for (const database of DATABASES) {
       const mirror = new Mirror();
       await mirror.fullSync(cal);
       await cal.events.patch({ calendarId: 'primary', eventId: id, requestBody: { recurrence: ['RRULE:FREQ=DAILY;COUNT=1'] } });
-      await t.restart();
-      cal = client(t);
+      await suite.t.restart();
+      cal = client(suite.t);
       const items = await mirror.incremental(cal);
       assert.deepEqual(items.filter((i) => i.endsWith(':cancelled')).sort(), [11, 12, 13].map((day) => `${id}_202603${day}T090000Z:cancelled`));
       assert.deepEqual(mirror.ids(), await listed(cal));

@@ -1,19 +1,13 @@
 // Paths that are no Calendar v3 method (made-up resources, a wrong verb on a real path, an id longer than any route
 // accepts) answer 404 `notFound` in Calendar's error body, not 501.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { DATABASES, type TestRuntime } from '../helpers/runtime.ts';
-import { api, expectError, startCalendar, type Api } from './helpers.ts';
+import { describe, it } from 'node:test';
+import { DATABASES } from '../helpers/runtime.ts';
+import { calendarSuite, expectError } from './helpers.ts';
 
 for (const database of DATABASES) {
   describe(`calendar paths outside the API (${database})`, () => {
-    let t: TestRuntime;
-    let a: Api;
-    before(async () => {
-      t = await startCalendar(database);
-      a = api(t);
-    });
-    after(async () => t.close());
+    const { dev: a } = calendarSuite(database);
 
     it('made-up paths and wrong verbs are 404 notFound', async () => {
       const cases: Array<[string, string]> = [

@@ -1,9 +1,9 @@
 // Watch channels follow their owner's access: a channel whose owner no longer can open that watch (reader on a
 // calendar's events, owner on its ACL) hears nothing, stays open, and hears again once access comes back.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { call, DATABASES, type TestRuntime } from '../helpers/runtime.ts';
-import { ALICE, BOB, TOKENS, api, expectError, startCalendar, timed, type Api } from './helpers.ts';
+import { describe, it } from 'node:test';
+import { call, DATABASES } from '../helpers/runtime.ts';
+import { ALICE, BOB, calendarSuite, expectError, timed, type Api } from './helpers.ts';
 
 const enc = encodeURIComponent;
 const ADDRESS = 'http://127.0.0.1:9/hook';
@@ -11,21 +11,12 @@ const EVENT = { summary: 'Watched', ...timed('2026-03-05T10:00:00Z', '2026-03-05
 
 for (const database of DATABASES) {
   describe(`calendar watch channels and access (${database})`, () => {
-    let t: TestRuntime;
-    let dev: Api;
-    let alice: Api;
-    let bob: Api;
-    before(async () => {
-      t = await startCalendar(database);
-      dev = api(t);
-      alice = api(t, TOKENS.alice);
-      bob = api(t, TOKENS.bob);
-    });
-    after(() => t.close());
+    const suite = calendarSuite(database);
+    const { dev, alice, bob } = suite;
 
     /** The states and message numbers queued for a channel, oldest first. */
     const sent = async (channelId: string): Promise<string[]> => {
-      const res = await call(`${t.adminUrl}/outbox?service=calendar&channel=webhook&correlation=${enc(`channel:${channelId}`)}`);
+      const res = await call(`${suite.t.adminUrl}/outbox?service=calendar&channel=webhook&correlation=${enc(`channel:${channelId}`)}`);
       const messages: any[] = res.body.messages ?? res.body.items ?? res.body;
       return messages
         .map((m) => `${m.headers['X-Goog-Resource-State']} ${m.headers['X-Goog-Message-Number']}`)
