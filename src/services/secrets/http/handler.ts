@@ -21,7 +21,10 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 function send(reply: FastifyReply, rendered: Rendered, extra: Record<string, string>): FastifyReply {
   reply.header('cache-control', 'no-store');
-  for (const [k, v] of Object.entries({ ...extra, ...(rendered.headers ?? {}) })) reply.header(k, v);
+  // The rendered answer's own headers are set last: they win over the listener's of the same name.
+  for (const k in extra) reply.header(k, extra[k]);
+  const own = rendered.headers;
+  if (own) for (const k in own) reply.header(k, own[k]);
   reply.code(rendered.status);
   if (rendered.body === undefined) return reply.type('application/json').send();
   return reply.type('application/json').send(JSON.stringify(rendered.body));
@@ -76,7 +79,11 @@ export function installSecretsHttp(app: FastifyInstance, options: HandlerOptions
         const writes = req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH';
         const data = writes ? decodeBody(req.body as Buffer | undefined, req.headers['content-type']) : queryData(url.query);
         const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
+        // for-in rather than Object.entries: no array of pairs per request. Repeated headers (arrays) are left out.
+        for (const k in req.headers) {
+          const v = req.headers[k];
+          if (typeof v === 'string') headers[k] = v;
+        }
         const rendered = await options.router.handle({
           requestId: String(req.id),
           operation,
