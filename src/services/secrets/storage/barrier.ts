@@ -85,6 +85,16 @@ export class Barrier {
     return (await this.read(path)).plaintext;
   }
 
+  /**
+   * The plaintext of `path` when the value cache holds it, without waiting: null when the path is known to be absent,
+   * undefined when only `get` can tell (not cached, or sealed: `get` then refuses).
+   */
+  peek(path: string): Buffer | null | undefined {
+    if (this.#terms === null) return undefined;
+    const value = this.#physical.peek(path);
+    return value ? this.#open(path, value) : value;
+  }
+
   async has(path: string): Promise<boolean> {
     this.#requireTerms();
     return (await this.#physical.get(path)) !== undefined;

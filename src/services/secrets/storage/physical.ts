@@ -89,6 +89,14 @@ export class PhysicalStorage {
     this.#cache?.set(path, { value: value && detached(value) });
   }
 
+  /**
+   * What the value cache holds for `path`, without waiting: the bytes, null when the path is known to be absent, or
+   * undefined when only `get` can tell (not cached, or no cache).
+   */
+  peek(path: string): Buffer | null | undefined {
+    return this.#cache?.get(path)?.value;
+  }
+
   async get(path: string): Promise<Buffer | undefined> {
     const cached = this.#cache?.get(path);
     if (cached !== undefined) return cached.value ?? undefined;
