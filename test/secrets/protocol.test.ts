@@ -36,6 +36,25 @@ for (const database of DATABASES) {
     });
     after(async () => t.close());
 
+    it('decodes escaped paths, refuses segments ending in a dot and non-printable characters', async () => {
+      const get = (path: string) => call(`${t.url('secrets')}/v1/${path}`, { headers: { 'x-secrets-token': ROOT } });
+      const escaped = await get('secret/data/a%2Fb');
+      assert.equal(escaped.status, 200, escaped.text);
+      assert.equal(escaped.body.data.data.x, 1, 'a%2Fb names a/b');
+      assert.equal((await get('secret/data/a/b?')).body.data.data.x, 1, 'an empty query is no query');
+      for (const path of ['secret/data/x.', 'secret/data/x%2E', 'secret/data/a./b']) {
+        const res = await get(path);
+        assert.equal(res.status, 404, path);
+        assert.deepEqual(res.body, { errors: ['unsupported path'] }, path);
+      }
+      const dotted = await get('secret/data/a.b');
+      assert.equal(dotted.status, 404, 'a dot inside a segment is a path like any other');
+      assert.deepEqual(dotted.body, { errors: [] });
+      const control = await get('secret/data/a%01');
+      assert.equal(control.status, 400);
+      assert.deepEqual(control.body, { errors: ['path cannot contain non-printable characters'] });
+    });
+
     it('accepts LIST, HELP and pipelined requests on one keep-alive connection', async () => {
       // Pipelined requests are parsed together and may run concurrently, so the write replaces a key both lists
       // show either way instead of adding one.

@@ -2,37 +2,41 @@
 // When devices are enabled and none of them can write, the call throws and the request fails (500) rather than go
 // unaudited.
 import { SecretsError, type Auditor, type LogicalRequest, type LogicalResponse, type SecretsCore } from '../contract.ts';
+import { ROOT_NAMESPACE } from '../namespaces/registry.ts';
 import { hashOptionsOf, loadDevices, saveDevices, writeLine, type AuditDevice } from './devices.ts';
 import { requestEntry, responseEntry } from './entry.ts';
 
 export class FileAuditor implements Auditor {
   readonly #core: SecretsCore;
+  /** The devices a request's line went to: its response line goes to the same ones (and the list is read once). */
+  readonly #requestDevices = new WeakMap<LogicalRequest, AuditDevice[]>();
 
   constructor(core: SecretsCore) {
     this.#core = core;
   }
 
-  async #rootStorage() {
-    const root = await this.#core.namespaceByPath('');
-    if (!root) throw new Error('the root namespace is missing');
-    return this.#core.systemStorage(root);
+  #rootStorage() {
+    return this.#core.systemStorage(ROOT_NAMESPACE);
   }
 
   /** Read on every request, so a device enabled through any instance sharing the database audits every request. */
   async devices(): Promise<AuditDevice[]> {
-    return loadDevices(await this.#rootStorage());
+    return loadDevices(this.#rootStorage());
   }
 
   async replaceDevices(devices: AuditDevice[]): Promise<void> {
-    await saveDevices(await this.#rootStorage(), devices);
+    await saveDevices(this.#rootStorage(), devices);
   }
 
   async logRequest(req: LogicalRequest): Promise<void> {
-    await this.#write((d, time) => requestEntry(req, this.#options(d, req), time));
+    const devices = await this.devices();
+    this.#requestDevices.set(req, devices);
+    if (devices.length > 0) await this.#write(devices, (d, time) => requestEntry(req, this.#options(d, req), time));
   }
 
   async logResponse(req: LogicalRequest, res: LogicalResponse | null, err?: SecretsError): Promise<void> {
-    await this.#write((d, time) => responseEntry(req, res, err, this.#options(d, req), time));
+    const devices = this.#requestDevices.get(req) ?? (await this.devices());
+    if (devices.length > 0) await this.#write(devices, (d, time) => responseEntry(req, res, err, this.#options(d, req), time));
   }
 
   /** A refused request: its request line and a response line carrying the error, as for any other failure. */
@@ -45,9 +49,7 @@ export class FileAuditor implements Auditor {
     return hashOptionsOf(d, { request: req.mount?.config.audit_non_hmac_request_keys ?? [], response: req.mount?.config.audit_non_hmac_response_keys ?? [] });
   }
 
-  async #write(build: (d: AuditDevice, time: string) => Record<string, unknown>): Promise<void> {
-    const devices = await this.devices();
-    if (devices.length === 0) return;
+  async #write(devices: AuditDevice[], build: (d: AuditDevice, time: string) => Record<string, unknown>): Promise<void> {
     const time = new Date(this.#core.clock.now()).toISOString();
     let written = 0;
     for (const device of devices) {

@@ -12,9 +12,16 @@ function setField(target: Record<string, unknown>, key: string, value: string): 
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/** The value of an X-Secrets-* header or its X-Vault-* alias. */
-export function secretsHeader(headers: Headers, name: string): string | undefined {
-  const v = headers[`x-secrets-${name}`] ?? headers[`x-vault-${name}`];
+/** The header names of each X-Secrets-* header read on every request, and its X-Vault-* alias. */
+const HEADER_NAMES = { token: ['x-secrets-token', 'x-vault-token'], namespace: ['x-secrets-namespace', 'x-vault-namespace'] } as const;
+
+/**
+ * The value of an X-Secrets-* header or its X-Vault-* alias. The names are constants: a name built per request is a
+ * new string that each header lookup hashes again.
+ */
+export function secretsHeader(headers: Headers, name: keyof typeof HEADER_NAMES): string | undefined {
+  const [own, alias] = HEADER_NAMES[name];
+  const v = headers[own] ?? headers[alias];
   return Array.isArray(v) ? v[0] : v;
 }
 
@@ -105,14 +112,17 @@ export function splitUrl(url: string): { path: string; query: Record<string, str
   const q = url.indexOf('?');
   const rawPath = q < 0 ? url : url.slice(0, q);
   if (rawPath !== '/v1' && !rawPath.startsWith('/v1/')) return null;
-  let path: string;
-  try {
-    path = decodeURIComponent(rawPath.slice(4));
-  } catch {
-    throw badRequest('invalid path encoding');
+  let path = rawPath.slice(4);
+  // Most paths carry no escape: decoding them would only copy them.
+  if (path.includes('%')) {
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      throw badRequest('invalid path encoding');
+    }
   }
   if (/[\x00-\x1f\x7f]/.test(path)) throw badRequest('path cannot contain non-printable characters');
   const query: Record<string, string> = {};
-  if (q >= 0) for (const [k, v] of new URLSearchParams(url.slice(q + 1))) if (!Object.prototype.hasOwnProperty.call(query, k)) setField(query, k, v);
+  if (q >= 0 && q < url.length - 1) for (const [k, v] of new URLSearchParams(url.slice(q + 1))) if (!Object.prototype.hasOwnProperty.call(query, k)) setField(query, k, v);
   return { path, query };
 }

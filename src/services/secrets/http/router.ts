@@ -59,6 +59,8 @@ interface Target {
   arbitraryInput: boolean;
 }
 
+const SEGMENT_ENDING_IN_DOT = /\.(?:\/|$)/;
+
 export class Router {
   readonly #core: StoreCore;
   readonly #routes: Array<CoreRoute | SystemRoute>;
@@ -75,7 +77,8 @@ export class Router {
     try {
       if (!this.#core.barrier.sealed && !this.#core.soleWriter) await this.#core.stamp.check();
       const { namespace, path } = await this.#namespace(input);
-      if (path.split('/').some((segment) => segment.endsWith('.'))) throw new SecretsError(404, `unsupported path`);
+      // A segment ending in a dot ('.', '..', 'a.'): a dot followed by a slash or the end.
+      if (SEGMENT_ENDING_IN_DOT.test(path)) throw new SecretsError(404, `unsupported path`);
       const listing = input.operation === 'list';
       const fullPath = listing && path !== '' && !path.endsWith('/') ? path + '/' : path;
       const target = await this.#target(namespace, fullPath);

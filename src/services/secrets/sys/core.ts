@@ -46,6 +46,8 @@ export class StoreCore implements SecretsCore {
   readonly barrier: Barrier;
   readonly seal: Seal;
   readonly root: LogicalStorage;
+  /** The system view of each namespace, by id (a namespace's storage prefix never changes). */
+  readonly #systemViews = new Map<string, LogicalStorage>();
   readonly namespaces: NamespaceRegistry;
   readonly mounts: MountTables;
   readonly plugin?: SecretsPlugin;
@@ -114,7 +116,10 @@ export class StoreCore implements SecretsCore {
   }
 
   systemStorage(ns: Namespace): LogicalStorage {
-    return this.namespaceStorage(ns).view('sys/');
+    // Views hold no state of their own; every request asks for the system view (tokens, audit devices) several times.
+    let view = this.#systemViews.get(ns.id);
+    if (!view) this.#systemViews.set(ns.id, (view = this.namespaceStorage(ns).view('sys/')));
+    return view;
   }
 
   namespaceById(id: string) {
