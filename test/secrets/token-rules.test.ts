@@ -177,4 +177,22 @@ describe('TTL and renewal', () => {
     assert.equal(namespaceIdOf(newAccessor('root')), 'root');
     assert.equal(namespaceIdOf('root'), 'root');
   });
+
+  it('reads the namespace suffix of any token or accessor text by its dots', () => {
+    // The rule by parts: a prefixed token (hvs., hvb., s., b.) names a namespace by a third part, anything else by a
+    // second; without one it is the root namespace.
+    const byParts = (text: string) => {
+      const parts = text.split('.');
+      const needed = /^(hvs|hvb|s|b)\./.test(text) ? 3 : 2;
+      return parts.length >= needed ? parts[parts.length - 1] : 'root';
+    };
+    const piece = fc.oneof(fc.constantFrom('hvs', 'hvb', 's', 'b', '', 'ns1', 'Ab12c', 'x'), fc.string({ maxLength: 4 }));
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 5 }), (pieces) => {
+        const text = pieces.join('.');
+        assert.equal(namespaceIdOf(text), byParts(text), JSON.stringify(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
 });

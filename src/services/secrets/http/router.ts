@@ -196,7 +196,7 @@ export class Router {
       mountType: mounted.entry.type,
       relativePath,
       mount: mounted.entry,
-      storage: core.namespaceStorage(namespace).view(`${auth ? 'auth' : 'logical'}/${mounted.entry.uuid}/`),
+      storage: mounted.storage,
       backend: mounted.backend,
       unauthenticated: matchesPathPattern(mounted.backend.unauthenticatedPaths, relativePath),
       rootProtected: matchesPathPattern(mounted.backend.rootProtectedPaths, relativePath),

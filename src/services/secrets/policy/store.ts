@@ -3,7 +3,7 @@
 // or delete stores a new stamp, so instances sharing one database never use an ACL older than the stored policies.
 import { randomUUID } from 'node:crypto';
 import { boundedCache, type CacheBudget } from '../../../core/cache.ts';
-import type { Namespace, SecretsCore } from '../contract.ts';
+import type { BarrierStorage, Namespace, SecretsCore } from '../contract.ts';
 import { Acl } from './acl.ts';
 import { DEFAULT_POLICY_RULES, DEFAULT_POLICY_TEXT, RESPONSE_WRAPPING_POLICY_RULES, RESPONSE_WRAPPING_POLICY_TEXT } from './builtin.ts';
 import { parsePolicyText } from './parse.ts';
@@ -24,6 +24,8 @@ const aclBytes = (policies: Policy[]): number => policies.reduce((n, p) => n + J
 export class PolicyStore {
   readonly #core: SecretsCore;
   readonly #acls: ReturnType<typeof boundedCache<string, { acl: Acl; bytes: number }>>;
+  /** The view holding each namespace's policy stamp, by namespace id. */
+  readonly #stampViews = new Map<string, BarrierStorage>();
 
   constructor(core: SecretsCore) {
     this.#core = core;
@@ -34,8 +36,11 @@ export class PolicyStore {
     return this.#core.systemStorage(ns).view('policy/acl/');
   }
 
-  #stampStorage(ns: Namespace) {
-    return this.#core.systemStorage(ns).view('policy/');
+  #stampStorage(ns: Namespace): BarrierStorage {
+    // Read on every authorised request: the view is kept per namespace (views hold no state).
+    let view = this.#stampViews.get(ns.id);
+    if (!view) this.#stampViews.set(ns.id, (view = this.#core.systemStorage(ns).view('policy/')));
+    return view;
   }
 
   async #restamp(ns: Namespace): Promise<void> {

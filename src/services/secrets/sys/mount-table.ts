@@ -29,6 +29,8 @@ export interface MountedBackend {
   entry: MountEntry;
   backend: Backend;
   kind: MountKind;
+  /** The mount's own storage (what its backend was given), kept with it: every request to the mount is handed it. */
+  storage: LogicalStorage;
 }
 
 /** `secret`, `/secret`, `secret//` → `secret/`. */
@@ -77,13 +79,18 @@ export class MountTables implements MountTable {
     let mounted = this.#cache.get(key);
     if (!mounted) {
       const entries = (await this.#nsStorage(ns).view('sys/').get<MountEntry[]>(TABLE_KEY[kind])) ?? [];
-      mounted = entries.map((entry) => ({ entry, kind, backend: this.#instantiate(ns, kind, entry) }));
+      mounted = entries.map((entry) => this.#mountedBackend(ns, kind, entry));
       this.#cache.set(key, mounted);
     }
     return mounted;
   }
 
-  #instantiate(ns: Namespace, kind: MountKind, entry: MountEntry): Backend {
+  #mountedBackend(ns: Namespace, kind: MountKind, entry: MountEntry): MountedBackend {
+    const storage = this.#dataStorage(ns, kind, entry);
+    return { entry, kind, storage, backend: this.#instantiate(ns, kind, entry, storage) };
+  }
+
+  #instantiate(ns: Namespace, kind: MountKind, entry: MountEntry, storage: LogicalStorage): Backend {
     const factory = this.#factories[kind].get(entry.type);
     if (!factory) {
       return {
@@ -92,7 +99,7 @@ export class MountTables implements MountTable {
         },
       };
     }
-    return factory({ mount: entry, namespace: ns, storage: this.#dataStorage(ns, kind, entry), core: this.#core() });
+    return factory({ mount: entry, namespace: ns, storage, core: this.#core() });
   }
 
   async #save(ns: Namespace, kind: MountKind, mounted: MountedBackend[]): Promise<void> {
@@ -161,7 +168,7 @@ export class MountTables implements MountTable {
       plugin_version: '',
       running_plugin_version: `v0.0.0+builtin`,
     };
-    await this.#save(ns, kind, [...mounted, { entry, kind, backend: this.#instantiate(ns, kind, entry) }]);
+    await this.#save(ns, kind, [...mounted, this.#mountedBackend(ns, kind, entry)]);
     return entry;
   }
 
@@ -196,7 +203,7 @@ export class MountTables implements MountTable {
     await this.#save(
       ns,
       kind,
-      mounted.map((m) => (m === found ? { entry, kind, backend: this.#instantiate(ns, kind, entry) } : m)),
+      mounted.map((m) => (m === found ? this.#mountedBackend(ns, kind, entry) : m)),
     );
     return entry;
   }
@@ -219,7 +226,7 @@ export class MountTables implements MountTable {
     await this.#save(
       ns,
       kind,
-      mounted.map((m) => (m === found ? { entry, kind, backend: this.#instantiate(ns, kind, entry) } : m)),
+      mounted.map((m) => (m === found ? this.#mountedBackend(ns, kind, entry) : m)),
     );
     return entry;
   }

@@ -63,12 +63,16 @@ export const newAccessor = (namespaceId: string): string => `${base62(24)}${nsSu
 
 /** The namespace id a token or accessor names by its suffix (`root` when none). */
 export function namespaceIdOf(tokenOrAccessor: string): string {
-  const parts = tokenOrAccessor.split('.');
-  const last = parts[parts.length - 1];
-  // `hvs.X` has two parts (no suffix); `hvs.X.ns` or `accessor.ns` carry one
-  if (/^(hvs|hvb|s|b)\./.test(tokenOrAccessor)) return parts.length >= 3 ? last : 'root';
-  return parts.length >= 2 ? last : 'root';
+  // Asked for every request's token: found by the dots rather than by splitting the token.
+  const first = tokenOrAccessor.indexOf('.');
+  if (first < 0) return 'root';
+  const last = tokenOrAccessor.lastIndexOf('.');
+  // `hvs.X` has no suffix; `hvs.X.ns` or `accessor.ns` carry one
+  if (TOKEN_PREFIXES.has(tokenOrAccessor.slice(0, first)) && last === first) return 'root';
+  return tokenOrAccessor.slice(last + 1);
 }
+
+const TOKEN_PREFIXES = new Set(['hvs', 'hvb', 's', 'b']);
 
 export const isRootToken = (e: TokenEntry): boolean => e.policies.includes('root');
 
