@@ -311,9 +311,12 @@ export interface Authorizer {
 }
 
 /** Audit hook. A throw from either call fails the request with 500 (requests never go unaudited). */
+/** The audit devices a request's line went to: its response line goes to the same ones. */
+export type AuditTrail = readonly object[];
+
 export interface Auditor {
-  logRequest(req: LogicalRequest): Promise<void>;
-  logResponse(req: LogicalRequest, res: LogicalResponse | null, err?: SecretsError): Promise<void>;
+  logRequest(req: LogicalRequest): Promise<AuditTrail>;
+  logResponse(trail: AuditTrail, req: LogicalRequest, res: LogicalResponse | null, err?: SecretsError): Promise<void>;
 }
 
 /** The core's facilities as the access half sees them. Available after unseal; storage throws 503 while sealed. */

@@ -1,15 +1,13 @@
 // The Auditor the router calls around every request: one line per request and per response to each enabled device.
 // When devices are enabled and none of them can write, the call throws and the request fails (500) rather than go
 // unaudited.
-import { SecretsError, type Auditor, type LogicalRequest, type LogicalResponse, type SecretsCore } from '../contract.ts';
+import { SecretsError, type AuditTrail, type Auditor, type LogicalRequest, type LogicalResponse, type SecretsCore } from '../contract.ts';
 import { ROOT_NAMESPACE } from '../namespaces/registry.ts';
 import { hashOptionsOf, loadDevices, saveDevices, writeLine, type AuditDevice } from './devices.ts';
 import { requestEntry, responseEntry } from './entry.ts';
 
 export class FileAuditor implements Auditor {
   readonly #core: SecretsCore;
-  /** The devices a request's line went to: its response line goes to the same ones (and the list is read once). */
-  readonly #requestDevices = new WeakMap<LogicalRequest, AuditDevice[]>();
 
   constructor(core: SecretsCore) {
     this.#core = core;
@@ -28,21 +26,21 @@ export class FileAuditor implements Auditor {
     await saveDevices(this.#rootStorage(), devices);
   }
 
-  async logRequest(req: LogicalRequest): Promise<void> {
+  /** Writes the request's line; the devices it went to are the trail its response line follows. */
+  async logRequest(req: LogicalRequest): Promise<AuditTrail> {
     const devices = await this.devices();
-    this.#requestDevices.set(req, devices);
     if (devices.length > 0) await this.#write(devices, (d, time) => requestEntry(req, this.#options(d, req), time));
+    return devices;
   }
 
-  async logResponse(req: LogicalRequest, res: LogicalResponse | null, err?: SecretsError): Promise<void> {
-    const devices = this.#requestDevices.get(req) ?? (await this.devices());
+  async logResponse(trail: AuditTrail, req: LogicalRequest, res: LogicalResponse | null, err?: SecretsError): Promise<void> {
+    const devices = trail as AuditDevice[];
     if (devices.length > 0) await this.#write(devices, (d, time) => responseEntry(req, res, err, this.#options(d, req), time));
   }
 
   /** A refused request: its request line and a response line carrying the error, as for any other failure. */
   async logDenied(req: LogicalRequest, err: SecretsError): Promise<void> {
-    await this.logRequest(req);
-    await this.logResponse(req, null, err);
+    await this.logResponse(await this.logRequest(req), req, null, err);
   }
 
   #options(d: AuditDevice, req: LogicalRequest) {

@@ -127,16 +127,16 @@ export class Router {
       }
       // Nothing can be audited while sealed: the audit configuration is behind the barrier.
       const auditor = this.#core.barrier.sealed ? undefined : this.#core.auditor;
-      await auditor?.logRequest(req);
+      const trail = await auditor?.logRequest(req);
       let res: LogicalResponse | null;
       try {
         res = target.route ? await target.route.route.handle(req, target.route.match) : await target.backend!.handle(req);
       } catch (err) {
-        if (auditor && !this.#core.barrier.sealed) await auditor.logResponse(req, null, err instanceof SecretsError ? err : new SecretsError(500, 'internal error'));
+        if (auditor && trail && !this.#core.barrier.sealed) await auditor.logResponse(trail, req, null, err instanceof SecretsError ? err : new SecretsError(500, 'internal error'));
         throw err;
       }
       // sys/seal closes the barrier behind the request it answers; its response cannot be audited any more.
-      if (auditor && !this.#core.barrier.sealed) await auditor.logResponse(req, res);
+      if (auditor && trail && !this.#core.barrier.sealed) await auditor.logResponse(trail, req, res);
       if (input.wrapTtl && res && !res.raw && !res.wrapInfo && (res.data != null || res.auth != null)) {
         res = { wrapInfo: await this.#wrapping.wrap(namespace, res, input.wrapTtl, fullPath) };
       }
