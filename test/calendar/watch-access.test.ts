@@ -2,7 +2,7 @@
 // calendar's events, owner on its ACL) hears nothing, stays open, and hears again once access comes back.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { call, DATABASES } from '../helpers/runtime.ts';
+import { DATABASES, webhookNotices } from '../helpers/runtime.ts';
 import { ALICE, BOB, calendarSuite, expectError, timed, type Api } from './helpers.ts';
 
 const enc = encodeURIComponent;
@@ -14,14 +14,7 @@ for (const database of DATABASES) {
     const suite = calendarSuite(database);
     const { dev, alice, bob } = suite;
 
-    /** The states and message numbers queued for a channel, oldest first. */
-    const sent = async (channelId: string): Promise<string[]> => {
-      const res = await call(`${suite.t.adminUrl}/outbox?service=calendar&channel=webhook&correlation=${enc(`channel:${channelId}`)}`);
-      const messages: any[] = res.body.messages ?? res.body.items ?? res.body;
-      return messages
-        .map((m) => `${m.headers['X-Goog-Resource-State']} ${m.headers['X-Goog-Message-Number']}`)
-        .sort((a, b) => Number(a.split(' ')[1]) - Number(b.split(' ')[1]));
-    };
+    const sent = (channelId: string) => webhookNotices(suite.t, 'calendar', channelId);
     const share = async (cal: string, email: string, role: string) => {
       const res = await dev(`/calendars/${enc(cal)}/acl`, { body: { role, scope: { type: 'user', value: email } } });
       assert.equal(res.status, 200, JSON.stringify(res.body));

@@ -2,7 +2,7 @@
 // stays open, and hears again once access comes back; a change feed's channel is its owner's own and always hears.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { call, DATABASES } from '../helpers/runtime.ts';
+import { DATABASES, webhookNotices } from '../helpers/runtime.ts';
 import { OTHER_EMAIL, OTHER_TOKEN, filesSuite } from './helpers.ts';
 
 const ADDRESS = 'http://127.0.0.1:9/hook';
@@ -12,14 +12,7 @@ for (const database of DATABASES) {
     const s = filesSuite(database);
     const other = (path: string, init: { method?: string; body?: unknown } = {}) => s.a(path, { ...init, token: OTHER_TOKEN });
 
-    /** The states and message numbers queued for a channel, in message order. */
-    const sent = async (channelId: string): Promise<string[]> => {
-      const res = await call(`${s.t.adminUrl}/outbox?service=files&channel=webhook&correlation=${encodeURIComponent(`channel:${channelId}`)}`);
-      const messages: any[] = res.body.messages ?? res.body.items ?? res.body;
-      return messages
-        .map((m) => `${m.headers['X-Goog-Resource-State']} ${m.headers['X-Goog-Message-Number']}`)
-        .sort((x, y) => Number(x.split(' ')[1]) - Number(y.split(' ')[1]));
-    };
+    const sent = (channelId: string) => webhookNotices(s.t, 'files', channelId);
     const share = async (fileId: string): Promise<string> => {
       const res = await s.a(`/files/${fileId}/permissions`, { body: { role: 'reader', type: 'user', value: OTHER_EMAIL } });
       assert.equal(res.status, 200, JSON.stringify(res.body));

@@ -128,3 +128,15 @@ export async function advanceClock(t: Pick<TestRuntime, 'adminUrl'>, by: string)
   const r = await call(`${t.adminUrl}/clock`, { body: { advance: by } });
   if (r.status !== 200) throw new Error(`POST /clock answered ${r.status}: ${r.text}`);
 }
+
+/**
+ * The notifications a Google-style watch channel has queued (the admin outbox), as `"<resource state> <message
+ * number>"`, in message order.
+ */
+export async function webhookNotices(t: Pick<TestRuntime, 'adminUrl'>, service: string, channelId: string): Promise<string[]> {
+  const res = await call(`${t.adminUrl}/outbox?service=${service}&channel=webhook&correlation=${encodeURIComponent(`channel:${channelId}`)}`);
+  const messages: any[] = res.body.messages ?? res.body.items ?? res.body;
+  return messages
+    .map((m) => `${m.headers['X-Goog-Resource-State']} ${m.headers['X-Goog-Message-Number']}`)
+    .sort((a, b) => Number(a.split(' ')[1]) - Number(b.split(' ')[1]));
+}

@@ -7,8 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import { directPostMac } from '../../src/services/payments/direct/domain/mac.ts';
 import { acceptedSourcesProblem, sourceAccepted } from '../../src/services/payments/domain/accepted-sources.ts';
 import { parseSettings } from '../../src/services/payments/settings.ts';
-import { DATABASES, call, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
-import { authRequest, caller, describeGateway, paymentsRowCounts } from './support.ts';
+import { DATABASES, call, type TestRuntime } from '../helpers/runtime.ts';
+import { authRequest, caller, describeGateway, paymentsRowCounts, startPayments } from './support.ts';
 
 const CLIENT = 'SOURCES01';
 const LICENCE = 'SOURCESLICENCE01';
@@ -204,18 +204,12 @@ for (const database of DATABASES) {
   describe(`payments accepted sources from the configuration (${database})`, () => {
     let t: TestRuntime;
     before(async () => {
-      t = await startTestRuntime({
-        services: ['payments'],
-        database,
-        settings: {
-          payments: {
-            dev_licence_key: 'DEVLICENCEKEY001',
-            clients: [
-              { clientid: 'FENCED', licence_key: 'FENCEDLICENCE001', accepted_sources: ['10.0.0.0/8'] },
-              { clientid: 'LOCAL', licence_key: 'LOCALLICENCE0001', accepted_sources: ['127.0.0.0/8', '::1'] },
-            ],
-          },
-        },
+      t = await startPayments(database, {
+        dev_licence_key: 'DEVLICENCEKEY001',
+        clients: [
+          { clientid: 'FENCED', licence_key: 'FENCEDLICENCE001', accepted_sources: ['10.0.0.0/8'] },
+          { clientid: 'LOCAL', licence_key: 'LOCALLICENCE0001', accepted_sources: ['127.0.0.0/8', '::1'] },
+        ],
       });
     });
     after(async () => t.close());

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parseSettings } from '../../src/services/payments/settings.ts';
-import { DATABASES, call, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
-import { caller, CLIENT, LICENCE, OTHER_CLIENT, OTHER_LICENCE } from './support.ts';
+import { DATABASES, call, type TestRuntime } from '../helpers/runtime.ts';
+import { caller, CLIENT, LICENCE, OTHER_CLIENT, OTHER_LICENCE, startPayments } from './support.ts';
 
 describe('payments client cache budget', () => {
   it('is validated with the settings', () => {
@@ -18,17 +18,11 @@ for (const database of DATABASES) {
   describe(`payments with a client cache that keeps nothing (${database})`, () => {
     let t: TestRuntime;
     before(async () => {
-      t = await startTestRuntime({
-        services: ['payments'],
-        database,
-        settings: {
-          payments: {
-            dev_licence_key: LICENCE,
-            clients: [{ clientid: OTHER_CLIENT, name: 'Other client', licence_key: OTHER_LICENCE }],
-            client_cache_budget: { entries: 1, bytes: 1 },
-            nonce_cache_budget: { entries: 1, bytes: 1 },
-          },
-        },
+      t = await startPayments(database, {
+        dev_licence_key: LICENCE,
+        clients: [{ clientid: OTHER_CLIENT, name: 'Other client', licence_key: OTHER_LICENCE }],
+        client_cache_budget: { entries: 1, bytes: 1 },
+        nonce_cache_budget: { entries: 1, bytes: 1 },
       });
     });
     after(async () => t.close());

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { makeApiKey } from '../../src/services/payments/domain/api-key.ts';
 import { after, before, describe } from 'node:test';
-import { call, DATABASES, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
+import { call, DATABASES, startTestRuntime, type TestRuntime, type TestRuntimeOptions } from '../helpers/runtime.ts';
 
 export const CLIENT = 'DEV001';
 export const LICENCE = 'TESTLICENCEKEY01';
@@ -20,25 +20,30 @@ export const VISA = '4000000000000002';
 export const AMEX = '374387188019714';
 export const MASTERCARD = '5100000000000008';
 
+/** A payments runtime with these payments settings, on the system clock unless `clock` says otherwise. */
+export function startPayments(
+  database: 'sqlite' | 'postgres',
+  payments: Record<string, unknown>,
+  clock: Pick<TestRuntimeOptions, 'clock' | 'clockStart'> = {},
+): Promise<TestRuntime> {
+  return startTestRuntime({ services: ['payments'], database, ...clock, settings: { payments } });
+}
+
 /** `extraMerchants` adds merchant configurations (for example with 3-D Secure off) beside the standard ones. */
 export async function startGateway(database: 'sqlite' | 'postgres', clockStart = Date.parse('2026-03-10T12:00:00Z'), extraMerchants: Array<Record<string, unknown>> = []): Promise<TestRuntime> {
-  return startTestRuntime({
-    services: ['payments'],
+  return startPayments(
     database,
-    clock: 'manual',
-    clockStart,
-    settings: {
-      payments: {
-        dev_licence_key: LICENCE,
-        clients: [{ clientid: OTHER_CLIENT, name: 'Other client', licence_key: OTHER_LICENCE }],
-        merchants: [
-          { merchantid: STRICT_MID, clientid: CLIENT, name: 'Strict merchant', csc_policy: '1', avs_postcode_policy: '1', match_avsa: '1', time_zone: 'America/New_York', currency: 'USD' },
-          { merchantid: FOREIGN_MID, clientid: OTHER_CLIENT, name: 'Foreign merchant' },
-          ...extraMerchants,
-        ],
-      },
+    {
+      dev_licence_key: LICENCE,
+      clients: [{ clientid: OTHER_CLIENT, name: 'Other client', licence_key: OTHER_LICENCE }],
+      merchants: [
+        { merchantid: STRICT_MID, clientid: CLIENT, name: 'Strict merchant', csc_policy: '1', avs_postcode_policy: '1', match_avsa: '1', time_zone: 'America/New_York', currency: 'USD' },
+        { merchantid: FOREIGN_MID, clientid: OTHER_CLIENT, name: 'Foreign merchant' },
+        ...extraMerchants,
+      ],
     },
-  });
+    { clock: 'manual', clockStart },
+  );
 }
 
 export interface Caller {
