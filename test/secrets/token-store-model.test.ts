@@ -31,6 +31,9 @@ function memoryStorage(data = new Map<string, string>(), prefix = ''): BarrierSt
     view(p) {
       return memoryStorage(data, prefix + p);
     },
+    keptView(p) {
+      return memoryStorage(data, prefix + p);
+    },
     async read(key) {
       const v = data.get(prefix + key);
       return { value: v === undefined ? undefined : JSON.parse(v), revision: v === undefined ? null : Buffer.from(v) };

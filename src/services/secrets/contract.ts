@@ -132,6 +132,11 @@ export interface BarrierStorage {
   list(prefix: string): Promise<string[]>;
   /** A view whose keys are prefixed with `prefix` (ends in `/`). */
   view(prefix: string): BarrierStorage;
+  /**
+   * The same view, kept by this storage and handed out again: for the few fixed prefixes (`token/`, `policy/`) that
+   * every request reads through. Views hold no state of their own.
+   */
+  keptView(prefix: string): BarrierStorage;
   /** A value with an opaque revision for `batch`'s guard (`null` revision = absent). */
   read<T = unknown>(key: string): Promise<{ value: T | undefined; revision: StoredRevision }>;
   /**

@@ -24,8 +24,6 @@ const aclBytes = (policies: Policy[]): number => policies.reduce((n, p) => n + J
 export class PolicyStore {
   readonly #core: SecretsCore;
   readonly #acls: ReturnType<typeof boundedCache<string, { acl: Acl; bytes: number }>>;
-  /** The view holding each namespace's policy stamp, by namespace id. */
-  readonly #stampViews = new Map<string, BarrierStorage>();
 
   constructor(core: SecretsCore) {
     this.#core = core;
@@ -37,10 +35,8 @@ export class PolicyStore {
   }
 
   #stampStorage(ns: Namespace): BarrierStorage {
-    // Read on every authorised request: the view is kept per namespace (views hold no state).
-    let view = this.#stampViews.get(ns.id);
-    if (!view) this.#stampViews.set(ns.id, (view = this.#core.systemStorage(ns).view('policy/')));
-    return view;
+    // Read on every authorised request.
+    return this.#core.systemStorage(ns).keptView('policy/');
   }
 
   async #restamp(ns: Namespace): Promise<void> {

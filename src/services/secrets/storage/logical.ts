@@ -41,6 +41,8 @@ export class LogicalStorage implements BarrierStorage {
    * frozen value is kept beside it, so a read parses nothing (a KV read parsed seven values, a tenth of its time).
    */
   readonly #parsed: WeakMap<Buffer, unknown> | null;
+  /** Views handed out by `keptView`, by prefix. */
+  readonly #kept = new Map<string, LogicalStorage>();
 
   constructor(barrier: Barrier, prefix = '', locks = new KeyLocks(), parsed: WeakMap<Buffer, unknown> | null = null) {
     this.#barrier = barrier;
@@ -99,6 +101,12 @@ export class LogicalStorage implements BarrierStorage {
 
   view(prefix: string): LogicalStorage {
     return new LogicalStorage(this.#barrier, this.#prefix + prefix, this.#locks, this.#parsed);
+  }
+
+  keptView(prefix: string): LogicalStorage {
+    let view = this.#kept.get(prefix);
+    if (!view) this.#kept.set(prefix, (view = this.view(prefix)));
+    return view;
   }
 
   locked<T>(key: string, fn: () => Promise<T>): Promise<T> {

@@ -29,8 +29,6 @@ const HASH_CACHE_BUDGET = { entries: 10_000, bytes: 4 * 1024 * 1024 };
 export class TokenStore {
   readonly #core: SecretsCore;
   readonly #hashes = boundedCache<string, string>(HASH_CACHE_BUDGET, (hash) => hash.length * 2);
-  /** The token view of each namespace, by id. */
-  readonly #views = new Map<string, BarrierStorage>();
   /** The salt the cached hashes were made with: a new salt (the barrier reopened, state imported) empties the cache. */
   #hashedWith: Buffer | undefined;
 
@@ -55,11 +53,8 @@ export class TokenStore {
 
   async #view(namespaceId: string): Promise<BarrierStorage | undefined> {
     const ns = await this.#core.namespaceById(namespaceId);
-    if (!ns) return undefined;
-    // Asked for the token and each of its ancestors on every request: kept per namespace (views hold no state).
-    let view = this.#views.get(ns.id);
-    if (!view) this.#views.set(ns.id, (view = this.#core.systemStorage(ns).view('token/')));
-    return view;
+    // Asked for the token and each of its ancestors on every request.
+    return ns ? this.#core.systemStorage(ns).keptView('token/') : undefined;
   }
 
   // The core keeps the salt and forgets it whenever the barrier opens, so state replaced underneath (an import) is
