@@ -16,6 +16,7 @@ import { myLibraryRoutes } from './routes/mylibrary.ts';
 import { refuseNul } from './routes/params.ts';
 import { volumeRoutes } from './routes/volumes.ts';
 import { ShelfStore } from './shelf-store.ts';
+import { onePerContext } from '../../core/per-context.ts';
 
 /** Records of the shipped catalog that `catalog: "sample"` loads. */
 export const SAMPLE_SIZE = 300;
@@ -23,12 +24,7 @@ export const SAMPLE_SIZE = 300;
 const CATALOG_SETTINGS = ['shipped', 'sample', 'none'] as const;
 type CatalogSetting = (typeof CATALOG_SETTINGS)[number];
 
-const libraries = new WeakMap<ServiceContext, Library>();
-const libraryOf = (ctx: ServiceContext) => {
-  let library = libraries.get(ctx);
-  if (!library) libraries.set(ctx, (library = new Library(ctx, new CatalogStore(ctx.db), new ShelfStore(ctx.db))));
-  return library;
-};
+const libraryOf = onePerContext((ctx) => new Library(ctx, new CatalogStore(ctx.db), new ShelfStore(ctx.db)));
 
 // Loading the shipped catalog into an empty database takes seconds: it runs once the listener is open, and requests
 // (and the admin routes and data commands) wait for it.

@@ -1,6 +1,5 @@
 // One set of the service's objects per context (the routes and the job handler share them).
 import { WatchChannels } from '../../core/google/watch-channels.ts';
-import type { ServiceContext } from '../../core/service.ts';
 import { Calendars } from './access.ts';
 import { CalendarList } from './calendar-list.ts';
 import { CalendarAdmin } from './calendars.ts';
@@ -11,6 +10,7 @@ import { Reader } from './reader.ts';
 import { Settings } from './settings.ts';
 import { CalendarStore } from './store.ts';
 import { ResourceWatches } from './watches.ts';
+import { onePerContext } from '../../core/per-context.ts';
 
 export interface CalendarService {
   store: CalendarStore;
@@ -25,29 +25,22 @@ export interface CalendarService {
   watches: ResourceWatches;
 }
 
-const built = new WeakMap<ServiceContext, CalendarService>();
-
-export function serviceOf(ctx: ServiceContext): CalendarService {
-  let s = built.get(ctx);
-  if (!s) {
-    const store = new CalendarStore();
-    const calendars = new Calendars(ctx, store);
-    const watch = new WatchChannels(ctx.outbox, ctx.clock);
-    const reader = new Reader(ctx, store);
-    const watches = new ResourceWatches(ctx, watch, calendars);
-    s = {
-      store,
-      calendars,
-      admin: new CalendarAdmin(ctx, store, calendars, watches),
-      calendarList: new CalendarList(ctx, store, calendars, watches),
-      events: new Events(ctx, store, calendars, watches, new Invitations(ctx)),
-      reader,
-      freeBusy: new FreeBusy(ctx, store, calendars, reader),
-      settings: new Settings(calendars),
-      watch,
-      watches,
-    };
-    built.set(ctx, s);
-  }
-  return s;
-}
+export const serviceOf = onePerContext((ctx): CalendarService => {
+  const store = new CalendarStore();
+  const calendars = new Calendars(ctx, store);
+  const watch = new WatchChannels(ctx.outbox, ctx.clock);
+  const reader = new Reader(ctx, store);
+  const watches = new ResourceWatches(ctx, watch, calendars);
+  return {
+    store,
+    calendars,
+    admin: new CalendarAdmin(ctx, store, calendars, watches),
+    calendarList: new CalendarList(ctx, store, calendars, watches),
+    events: new Events(ctx, store, calendars, watches, new Invitations(ctx)),
+    reader,
+    freeBusy: new FreeBusy(ctx, store, calendars, reader),
+    settings: new Settings(calendars),
+    watch,
+    watches,
+  };
+});

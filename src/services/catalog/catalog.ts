@@ -4,6 +4,7 @@ import { cacheBudgetOf, type CacheBudget } from '../../core/cache.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { DEFAULT_QUOTA, DEFAULT_QUOTA_CACHE_BUDGET, QuotaMeter, type QuotaSettings } from './quota.ts';
 import { CatalogStore, toProduct, type ProductRow } from './store.ts';
+import { onePerContext } from '../../core/per-context.ts';
 
 export interface CatalogSettings {
   quota: QuotaSettings;
@@ -58,14 +59,5 @@ export class Catalog {
   }
 }
 
-const instances = new WeakMap<ServiceContext, Catalog>();
-
 /** One Catalog per service context (routes, jobs, admin and commands share it). */
-export function catalogOf(ctx: ServiceContext): Catalog {
-  let c = instances.get(ctx);
-  if (!c) {
-    c = new Catalog(ctx);
-    instances.set(ctx, c);
-  }
-  return c;
-}
+export const catalogOf = onePerContext((ctx) => new Catalog(ctx));

@@ -11,13 +11,9 @@ import { TABLES, migrations } from './migrations.ts';
 import { searchRoute } from './routes/search.ts';
 import { readSettings } from './settings.ts';
 import { buildWorld } from './world-build.ts';
+import { onePerContext } from '../../core/per-context.ts';
 
-const graphs = new WeakMap<ServiceContext, EntityGraph>();
-const graphOf = (ctx: ServiceContext) => {
-  let graph = graphs.get(ctx);
-  if (!graph) graphs.set(ctx, (graph = new EntityGraph(ctx)));
-  return graph;
-};
+const graphOf = onePerContext((ctx) => new EntityGraph(ctx));
 
 // Building the graph (first start) and its index takes seconds: it runs once the listener is open, and requests
 // (search, the admin routes, data commands) wait for it.

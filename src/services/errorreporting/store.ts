@@ -2,12 +2,12 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { ReadThroughCache, type CacheBudget } from '../../core/cache.ts';
 import type { Database } from '../../core/db/index.ts';
-import type { ServiceContext } from '../../core/service.ts';
 import { prepared, preparedInsert } from '../../core/db/prepared.ts';
 import { defaultLogBucket, type LogBucketSettings } from './domain/log-bucket.ts';
 import type { BucketPlan, ServiceFilter, TimeRange } from './domain/query.ts';
 import type { AcceptedEvent, ErrorContext } from './domain/report.ts';
 import type { ResolutionStatus } from './domain/group-update.ts';
+import { onePerContext } from '../../core/per-context.ts';
 
 export type { ResolutionStatus };
 
@@ -64,14 +64,8 @@ export interface LogEntry {
 /** Budget of the log bucket settings kept in memory: a few bytes a project, absent settings included. */
 const LOG_BUCKET_CACHE_BUDGET: CacheBudget = { entries: 10_000, bytes: 2 * 1024 * 1024 };
 
-const stores = new WeakMap<ServiceContext, ErrorStore>();
-
 /** The service's one store: the routes and the admin routes share its cache. */
-export function errorStoreOf(ctx: ServiceContext): ErrorStore {
-  let store = stores.get(ctx);
-  if (!store) stores.set(ctx, (store = new ErrorStore(ctx.db)));
-  return store;
-}
+export const errorStoreOf = onePerContext((ctx): ErrorStore => new ErrorStore(ctx.db));
 
 // Writes go through the group-commit path; the aggregations behind groupStats and events.list run off the event loop.
 export class ErrorStore {

@@ -17,6 +17,7 @@ import { MerchantStore } from './store/merchants.ts';
 import { KeySubjectStore } from './store/key-subjects.ts';
 import { NonceStore } from './store/nonces.ts';
 import { DuplicateGuard, TransactionStore } from './store/transactions.ts';
+import { onePerContext } from '../../core/per-context.ts';
 
 export class Gateway {
   readonly ctx: ServiceContext;
@@ -88,14 +89,5 @@ export class Gateway {
   }
 }
 
-const gateways = new WeakMap<ServiceContext, Gateway>();
-
 /** The gateway of a service context (made on first use; register, start, admin and jobs share it). */
-export function gatewayOf(ctx: ServiceContext): Gateway {
-  let g = gateways.get(ctx);
-  if (!g) {
-    g = new Gateway(ctx);
-    gateways.set(ctx, g);
-  }
-  return g;
-}
+export const gatewayOf = onePerContext((ctx) => new Gateway(ctx));
