@@ -1,7 +1,7 @@
-// Prepared reads run straight on the SQLite connection only while nothing holds it: never inside an open transaction,
-// never while a group commit's batch waits for its fsync, and never for a statement that writes. A unit of work's
-// statements run straight on its batch's connection while the batch runs, with the results and the savepoint
-// semantics they have through Kysely.
+// Prepared reads run straight on the SQLite connection only while nothing holds it: never inside an open transaction
+// and never for a statement that writes; while a group commit's batch holds it, on the snapshot of what was durable
+// before the batch. A unit of work's statements run straight on its batch's connection while the batch runs, with the
+// results and the savepoint semantics they have through Kysely.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CompiledQuery, sql } from 'kysely';
@@ -72,6 +72,25 @@ describe('direct reads (sqlite)', () => {
     await holder;
     assert.deepEqual(await read, [{ id: 1, v: 'one' }]);
     assert.ok(directStatement(db.kysely, SELECT, [1]), 'free again once released');
+  });
+
+  it('answers a read at once while a batch runs, from what was durable before it', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let inserted = false;
+    const write = db.write(async (tx) => {
+      await tx.insertInto('dr_items').values({ id: 3, v: 'three' }).execute();
+      inserted = true;
+      await gate;
+    });
+    while (!inserted) await new Promise((r) => setImmediate(r));
+    // The batch holds the connection with its insert uncommitted: the read neither waits for it nor sees it.
+    assert.deepEqual((await byId(db.kysely, 3)).rows, []);
+    assert.deepEqual((await byId(db.kysely, 1)).rows, [{ id: 1, v: 'one' }]);
+    assert.equal(directStatement(db.kysely, 'delete from "dr_items"', []), undefined, 'never a write');
+    release();
+    await write;
+    assert.deepEqual((await byId(db.kysely, 3)).rows, [{ id: 3, v: 'three' }]);
   });
 
   it('refuses a read on the database inside a unit of work, as Kysely does', async () => {

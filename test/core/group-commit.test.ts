@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { performance } from 'node:perf_hooks';
+import { DurableSnapshot } from '../../src/core/db/durable-snapshot.ts';
 import { BATCH_BUDGET_MS, GroupCommitter } from '../../src/core/db/group-commit.ts';
 import { NestedWriteError, type Database } from '../../src/core/db/index.ts';
 import { DATABASES } from '../helpers/runtime.ts';
@@ -121,7 +122,10 @@ describe('group commit with the fsync off the event loop (SQLite)', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'twinstack-gc-'));
-    kysely = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(join(dir, 'gc.db')) }) });
+    const handle = new SQLite(join(dir, 'gc.db'));
+    // As the database opens every file: a snapshot's reader must not block the writer.
+    handle.pragma('journal_mode = WAL');
+    kysely = new Kysely<any>({ dialect: new SqliteDialect({ database: handle }) });
     await sql`create table gc_durable (id integer primary key)`.execute(kysely);
   });
   after(async () => {
@@ -151,6 +155,40 @@ describe('group commit with the fsync off the event loop (SQLite)', () => {
     release();
     await write;
     assert.deepEqual((await read).map((r) => r.id), [1]);
+  });
+
+  it('pins the durable snapshot from before the batch until the batch is durable', async () => {
+    const snapshot = new DurableSnapshot(join(dir, 'gc.db'));
+    const byId = snapshot.handle.prepare('select id from gc_durable where id = ?').pluck();
+    let release!: () => void;
+    const durable = new Promise<void>((r) => (release = r));
+    let syncing = false;
+    const committer = new GroupCommitter(kysely, {
+      makeDurable: async () => {
+        syncing = true;
+        await durable;
+      },
+      whileBatchRuns: () => snapshot.pin(),
+    });
+    const write = committer.write((tx) => tx.insertInto('gc_durable').values({ id: 60 }).execute());
+    while (!syncing) await new Promise((r) => setImmediate(r));
+    // Committed on the writer, not yet durable: the snapshot does not show it.
+    assert.equal(snapshot.pinned, true);
+    assert.deepEqual(byId.all(60), []);
+    release();
+    await write;
+    assert.equal(snapshot.pinned, false, 'released once the batch is durable');
+    assert.deepEqual(byId.all(60), [60]);
+    snapshot.handle.close();
+  });
+
+  it('releases the snapshot when the batch fails', async () => {
+    const snapshot = new DurableSnapshot(join(dir, 'gc.db'));
+    const committer = new GroupCommitter(kysely, { makeDurable: async () => Promise.reject(new Error('EIO')), whileBatchRuns: () => snapshot.pin() });
+    await assert.rejects(committer.write((tx) => tx.insertInto('gc_durable').values({ id: 61 }).execute()), /EIO/);
+    assert.equal(snapshot.pinned, false);
+    assert.equal(snapshot.handle.inTransaction, false);
+    snapshot.handle.close();
   });
 
   it('fails every unit of the batch when the fsync fails (nothing is known durable)', async () => {

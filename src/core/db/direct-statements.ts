@@ -3,6 +3,7 @@
 // answers synchronously: about as long as SQLite takes to run a point query or a one-row insert.
 // - A read on the database runs at once when no one holds the connection (no group commit's batch, which keeps it
 //   from BEGIN until its fsync, and no other transaction): it cannot see anything uncommitted or not yet durable.
+//   While a batch holds it, a read runs at once on the batch's snapshot of what is durable (durable-snapshot.ts).
 // - Any statement of a unit of work runs at once on the batch's connection: while the batch runs a unit, the
 //   connection is that unit's alone (units run one after another, each in its savepoint).
 import type { Driver, Kysely, QueryResult } from 'kysely';
@@ -65,12 +66,21 @@ function runNow(stmt: DriverStatement, parameters: readonly unknown[]): Promise<
  * Lets `directStatement` run reads of `kysely` (a SQLite database's own instance) on `prepare`'s statements while
  * `holding` says the connection is free and `inTransaction` says no transaction is open on it.
  */
-export function allowDirectReads(kysely: Kysely<any>, holding: ConnectionHolding, connection: { readonly inTransaction: boolean }, prepare: Prepare): void {
+export function allowDirectReads(
+  kysely: Kysely<any>,
+  holding: ConnectionHolding,
+  connection: { readonly inTransaction: boolean },
+  prepare: Prepare,
+  snapshot?: { readonly pinned: boolean; prepare: Prepare },
+): void {
   runners.set(kysely, (sql, parameters) => {
-    // Inside a unit of work the query must fail as it would through Kysely (NestedWriteError), not run; an open
-    // transaction is checked too, though every one today is begun on a held connection.
-    if (holding.held || connection.inTransaction || insideUnitOfWork.getStore()) return undefined;
-    const stmt = prepare(sql);
+    // Inside a unit of work the query must fail as it would through Kysely (NestedWriteError), not run.
+    if (insideUnitOfWork.getStore()) return undefined;
+    // While a group commit holds the connection, its snapshot of what is durable answers (durable-snapshot.ts); an
+    // open transaction is checked too, though every one today is begun on a held connection.
+    const held = holding.held || connection.inTransaction;
+    if (held && !snapshot?.pinned) return undefined;
+    const stmt = (held ? snapshot!.prepare : prepare)(sql);
     // A statement that writes (`insert ... returning` reads rows too) goes the way every write goes.
     if (!stmt.reader || !stmt.readonly) return undefined;
     return runNow(stmt, parameters);

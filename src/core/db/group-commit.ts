@@ -66,6 +66,11 @@ export interface GroupCommitOptions {
    * has committed or rolled back; returns what ends that.
    */
   runUnitsDirectly?: (batch: Kysely<any>) => () => void;
+  /**
+   * Called once the batch holds the connection, before its BEGIN (everything committed is durable then); what it
+   * returns is called once the batch is durable or has failed. The durable snapshot of reads uses it.
+   */
+  whileBatchRuns?: () => () => void;
 }
 
 /** `query` on the batch's connection: at once when the connection allows it, else through Kysely. */
@@ -87,6 +92,7 @@ export class GroupCommitter {
   readonly #makeDurable: (() => Promise<void>) | undefined;
   readonly #whileHeld: (() => Promise<void>) | undefined;
   readonly #runUnitsDirectly: ((batch: Kysely<any>) => () => void) | undefined;
+  readonly #whileBatchRuns: (() => () => void) | undefined;
   #queue: Pending[] = [];
   #draining = false;
   #batches = 0;
@@ -97,6 +103,7 @@ export class GroupCommitter {
     this.#makeDurable = options.makeDurable;
     this.#whileHeld = options.whileHeld;
     this.#runUnitsDirectly = options.runUnitsDirectly;
+    this.#whileBatchRuns = options.whileBatchRuns;
   }
 
   write<T>(fn: UnitOfWork<T>): Promise<T> {
@@ -138,31 +145,12 @@ export class GroupCommitter {
       // One connection held from BEGIN to durability: other queries of the process wait for it, as they would for an
       // fsync inside COMMIT, but the event loop does not.
       await this.#kysely.connection().execute(async (conn) => {
-        const endDirect = this.#runUnitsDirectly?.(conn);
+        const endBatch = this.#whileBatchRuns?.();
         try {
-          if (this.#makeDurable) await execute(conn, RELAXED_SYNC);
-          try {
-            await execute(conn, BEGIN);
-            try {
-              // Units that arrive while earlier ones run join this batch, up to MAX_BATCH and BATCH_BUDGET_MS.
-              const started = performance.now();
-              while (this.#queue.length > 0 && batch.length < MAX_BATCH && performance.now() - started < BATCH_BUDGET_MS) {
-                const pending = this.#queue.shift()!;
-                batch.push(pending);
-                outcomes.push(await runInSavepoint(conn, pending.fn));
-              }
-              await execute(conn, COMMIT);
-            } catch (error) {
-              await execute(conn, ROLLBACK).catch(() => undefined);
-              throw error;
-            }
-          } finally {
-            if (this.#makeDurable) await execute(conn, FULL_SYNC);
-          }
+          await this.#runBatch(conn, batch, outcomes);
         } finally {
-          endDirect?.();
+          endBatch?.();
         }
-        await this.#makeDurable?.();
         this.#settle(batch, outcomes);
         await this.#whileHeld?.();
       });
@@ -170,6 +158,35 @@ export class GroupCommitter {
       // BEGIN, the commit or the fsync failed (disk full, I/O error): nothing in the batch is known to be durable.
       for (const p of batch.length > 0 ? batch : this.#queue.splice(0, MAX_BATCH)) p.reject(error);
     }
+  }
+
+  /** Runs the queued units that fit in one transaction on `conn`, commits it and makes it durable. */
+  async #runBatch(conn: Kysely<any>, batch: Pending[], outcomes: Outcome[]): Promise<void> {
+    const endDirect = this.#runUnitsDirectly?.(conn);
+    try {
+      if (this.#makeDurable) await execute(conn, RELAXED_SYNC);
+      try {
+        await execute(conn, BEGIN);
+        try {
+          // Units that arrive while earlier ones run join this batch, up to MAX_BATCH and BATCH_BUDGET_MS.
+          const started = performance.now();
+          while (this.#queue.length > 0 && batch.length < MAX_BATCH && performance.now() - started < BATCH_BUDGET_MS) {
+            const pending = this.#queue.shift()!;
+            batch.push(pending);
+            outcomes.push(await runInSavepoint(conn, pending.fn));
+          }
+          await execute(conn, COMMIT);
+        } catch (error) {
+          await execute(conn, ROLLBACK).catch(() => undefined);
+          throw error;
+        }
+      } finally {
+        if (this.#makeDurable) await execute(conn, FULL_SYNC);
+      }
+    } finally {
+      endDirect?.();
+    }
+    await this.#makeDurable?.();
   }
 
   /** Answers the batch's callers: each gets its own unit's value or error. */

@@ -14,6 +14,7 @@ import { WalSync } from './wal-sync.ts';
 import { withLiteralRows, type DriverStatement } from './literal-rows.ts';
 import { BACKSTOP_PAGES, WalCheckpointer } from './checkpointer.ts';
 import { ConnectionHolding, allowDirectReads, allowDirectUnits } from './direct-statements.ts';
+import { DurableSnapshot } from './durable-snapshot.ts';
 
 export { NestedWriteError, type UnitOfWork } from './group-commit.ts';
 
@@ -84,12 +85,16 @@ function openSqlite(path: string, options: OpenOptions): Database {
   const statements = withStatementCache(handle, options.statementCache ?? DEFAULT_STATEMENT_CACHE_BUDGET);
   const holding = new ConnectionHolding();
   const kysely = new Kysely<any>({ dialect: new GuardedSqliteDialect({ database: statements }, holding) });
-  allowDirectReads(kysely, holding, handle, statements.prepare);
+  // An in-memory database is private to its connection: no second connection can read it.
+  const snapshot = path === ':memory:' ? undefined : new DurableSnapshot(path);
+  const snapshotStatements = snapshot && withStatementCache(snapshot.handle, options.statementCache ?? DEFAULT_STATEMENT_CACHE_BUDGET);
+  allowDirectReads(kysely, holding, handle, statements.prepare, snapshot && { get pinned() { return snapshot.pinned; }, prepare: snapshotStatements!.prepare });
   const wal = fsyncOffLoop ? new WalSync(`${path}-wal`) : undefined;
   const committer = new GroupCommitter(kysely, {
     makeDurable: wal && (() => wal.sync()),
     whileHeld: checkpointer && (() => checkpointer.checkpointIfDue()),
     runUnitsDirectly: (batch) => allowDirectUnits(batch, statements.prepare),
+    whileBatchRuns: snapshot && (() => snapshot.pin()),
   });
   // An in-memory database is private to its connection: its long reads stay on the main thread.
   const readers = path === ':memory:' ? undefined : new SqliteReadPool(path);
@@ -106,6 +111,7 @@ function openSqlite(path: string, options: OpenOptions): Database {
       await checkpointer?.close();
       await wal?.close();
       await readers?.close();
+      snapshotStatements?.close();
       await kysely.destroy();
     },
   });
