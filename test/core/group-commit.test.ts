@@ -8,6 +8,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { performance } from 'node:perf_hooks';
 import { DurableSnapshot } from '../../src/core/db/durable-snapshot.ts';
+import { withLiteralRows } from '../../src/core/db/literal-rows.ts';
 import { BATCH_BUDGET_MS, GroupCommitter } from '../../src/core/db/group-commit.ts';
 import { NestedWriteError, type Database } from '../../src/core/db/index.ts';
 import { DATABASES } from '../helpers/runtime.ts';
@@ -157,9 +158,19 @@ describe('group commit with the fsync off the event loop (SQLite)', () => {
     assert.deepEqual((await read).map((r) => r.id), [1]);
   });
 
+  /** A snapshot of the test database (its statements prepared as they come) and its read-only connection. */
+  const openSnapshot = () => {
+    let connection!: SQLite.Database;
+    const snapshot = new DurableSnapshot(join(dir, 'gc.db'), (reader) => {
+      connection = reader;
+      return { prepare: (text) => withLiteralRows(reader.prepare(text)), close: () => reader.close() };
+    });
+    return Object.assign(snapshot, { connection });
+  };
+
   it('pins the durable snapshot from before the batch until the batch is durable', async () => {
-    const snapshot = new DurableSnapshot(join(dir, 'gc.db'));
-    const byId = snapshot.handle.prepare('select id from gc_durable where id = ?').pluck();
+    const snapshot = openSnapshot();
+    const byId = { all: (id: number) => (snapshot.prepare('select id from gc_durable where id = ?').all(id) as Array<{ id: number }>).map((r) => r.id) };
     let release!: () => void;
     const durable = new Promise<void>((r) => (release = r));
     let syncing = false;
@@ -179,16 +190,16 @@ describe('group commit with the fsync off the event loop (SQLite)', () => {
     await write;
     assert.equal(snapshot.pinned, false, 'released once the batch is durable');
     assert.deepEqual(byId.all(60), [60]);
-    snapshot.handle.close();
+    snapshot.close();
   });
 
   it('releases the snapshot when the batch fails', async () => {
-    const snapshot = new DurableSnapshot(join(dir, 'gc.db'));
+    const snapshot = openSnapshot();
     const committer = new GroupCommitter(kysely, { makeDurable: async () => Promise.reject(new Error('EIO')), whileBatchRuns: () => snapshot.pin() });
     await assert.rejects(committer.write((tx) => tx.insertInto('gc_durable').values({ id: 61 }).execute()), /EIO/);
     assert.equal(snapshot.pinned, false);
-    assert.equal(snapshot.handle.inTransaction, false);
-    snapshot.handle.close();
+    assert.equal(snapshot.connection.inTransaction, false);
+    snapshot.close();
   });
 
   it('fails every unit of the batch when the fsync fails (nothing is known durable)', async () => {

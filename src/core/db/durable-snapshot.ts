@@ -5,25 +5,33 @@
 // is durable: reads in between see exactly what was acknowledged before the batch, never a write that is committed
 // but not yet on disk.
 import SQLite from 'better-sqlite3';
+import type { DriverStatement } from './literal-rows.ts';
+
+/** The statements of a connection, kept as the database keeps its own. */
+export interface ConnectionStatements {
+  prepare(sql: string): DriverStatement;
+  /** Closes the connection too. */
+  close(): void;
+}
 
 export class DurableSnapshot {
+  /** Statements run on the snapshot while it is pinned. */
+  readonly prepare: (sql: string) => DriverStatement;
+  readonly #statements: ConnectionStatements;
   readonly #handle: SQLite.Database;
   readonly #begin: SQLite.Statement;
   readonly #touch: SQLite.Statement;
   readonly #end: SQLite.Statement;
   #pinned = false;
 
-  constructor(path: string) {
+  constructor(path: string, statementsOf: (handle: SQLite.Database) => ConnectionStatements) {
     this.#handle = new SQLite(path, { readonly: true, fileMustExist: true });
+    this.#statements = statementsOf(this.#handle);
+    this.prepare = this.#statements.prepare;
     this.#begin = this.#handle.prepare('begin');
     // A deferred transaction takes its snapshot at its first read.
     this.#touch = this.#handle.prepare('select count(*) from sqlite_schema');
     this.#end = this.#handle.prepare('commit');
-  }
-
-  /** The read-only connection, for preparing the statements run while pinned. */
-  get handle(): SQLite.Database {
-    return this.#handle;
   }
 
   /** True from `pin` until the function it returned is called. */
@@ -49,5 +57,9 @@ export class DurableSnapshot {
       this.#pinned = false;
       this.#end.run();
     };
+  }
+
+  close(): void {
+    this.#statements.close();
   }
 }

@@ -82,13 +82,13 @@ function openSqlite(path: string, options: OpenOptions): Database {
   // The log's checkpoints (a copy and two fsyncs) run on a worker thread; the connection's own is only a backstop.
   const checkpointer = path === ':memory:' ? undefined : new WalCheckpointer(path);
   if (checkpointer) handle.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
-  const statements = withStatementCache(handle, options.statementCache ?? DEFAULT_STATEMENT_CACHE_BUDGET);
+  const statementBudget = options.statementCache ?? DEFAULT_STATEMENT_CACHE_BUDGET;
+  const statements = withStatementCache(handle, statementBudget);
   const holding = new ConnectionHolding();
   const kysely = new Kysely<any>({ dialect: new GuardedSqliteDialect({ database: statements }, holding) });
   // An in-memory database is private to its connection: no second connection can read it.
-  const snapshot = path === ':memory:' ? undefined : new DurableSnapshot(path);
-  const snapshotStatements = snapshot && withStatementCache(snapshot.handle, options.statementCache ?? DEFAULT_STATEMENT_CACHE_BUDGET);
-  allowDirectReads(kysely, holding, handle, statements.prepare, snapshot && { get pinned() { return snapshot.pinned; }, prepare: snapshotStatements!.prepare });
+  const snapshot = path === ':memory:' ? undefined : new DurableSnapshot(path, (reader) => withStatementCache(reader, statementBudget));
+  allowDirectReads(kysely, holding, handle, statements.prepare, snapshot);
   const wal = fsyncOffLoop ? new WalSync(`${path}-wal`) : undefined;
   const committer = new GroupCommitter(kysely, {
     makeDurable: wal && (() => wal.sync()),
@@ -111,7 +111,7 @@ function openSqlite(path: string, options: OpenOptions): Database {
       await checkpointer?.close();
       await wal?.close();
       await readers?.close();
-      snapshotStatements?.close();
+      snapshot?.close();
       await kysely.destroy();
     },
   });
