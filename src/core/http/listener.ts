@@ -8,6 +8,7 @@ import { dropTypeOfEmptyBody } from './empty-body.ts';
 import { callerNameOf } from './caller-name.ts';
 import { coalesceWrites } from '../coalesced-writes.ts';
 import { parseJsonBody } from './json-body.ts';
+import { lazyValidators } from './lazy-validators.ts';
 import { redactUrl } from './redact.ts';
 import { requestLogger } from './request-logger.ts';
 
@@ -83,6 +84,7 @@ export function createListener(options: ListenerOptions): FastifyInstance {
     routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: MAX_PARAM_LENGTH },
     // A schema's `additionalProperties: false` must reject unknown fields, not silently drop them.
     ajv: { customOptions: { removeAdditional: false } },
+    schemaController: lazyValidators,
     // Errors raised before routing (an undecodable URL) go to the error handler the family installed, so they
     // answer in that API's envelope.
     frameworkErrors: (error: Error, req: any, reply: any) => app.errorHandler(error as any, req, reply),
