@@ -22,13 +22,62 @@ export const ENTRY_OVERHEAD_BYTES = 64;
  * A cache within `budget`; `bytesOf` tells what an entry costs (its key's length and the overhead are added). An entry
  * larger than the whole budget is not kept at all.
  */
-export function boundedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(budget: CacheBudget, bytesOf: (value: V, key: K) => number): LRUCache<K, V> {
-  return new LRUCache<K, V>({
+export function boundedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(budget: CacheBudget, bytesOf: (value: V, key: K) => number): BoundedCache<K, V> {
+  return new BoundedCache<K, V>({
     max: budget.entries,
     maxSize: budget.bytes,
     maxEntrySize: budget.bytes,
     sizeCalculation: (value, key) => Math.max(1, Math.ceil(bytesOf(value, key) + String(key).length * 2 + ENTRY_OVERHEAD_BYTES)),
   });
+}
+
+/**
+ * A least-recently-used cache made at its first entry. lru-cache allocates room for its whole entry budget up front
+ * (a megabyte or so for 50,000 entries), and most of the program's caches stay empty in a run that uses a few of the
+ * services: made at start, they took a few percent of it.
+ */
+export class BoundedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>> {
+  readonly #options: LRUCache.Options<K, V, unknown>;
+  #lru: LRUCache<K, V> | undefined;
+
+  constructor(options: LRUCache.Options<K, V, unknown>) {
+    this.#options = options;
+  }
+
+  get(key: K): V | undefined {
+    return this.#lru?.get(key);
+  }
+
+  has(key: K): boolean {
+    return this.#lru?.has(key) ?? false;
+  }
+
+  /** The value without making it the most recently used. */
+  peek(key: K): V | undefined {
+    return this.#lru?.peek(key);
+  }
+
+  set(key: K, value: V): this {
+    (this.#lru ??= new LRUCache<K, V>(this.#options)).set(key, value);
+    return this;
+  }
+
+  delete(key: K): boolean {
+    return this.#lru?.delete(key) ?? false;
+  }
+
+  clear(): void {
+    this.#lru?.clear();
+  }
+
+  get size(): number {
+    return this.#lru?.size ?? 0;
+  }
+
+  /** The entries' sizes summed, as the byte budget counts them. */
+  get calculatedSize(): number {
+    return this.#lru?.calculatedSize ?? 0;
+  }
 }
 
 /**
@@ -64,7 +113,7 @@ export function detached(buf: Buffer): Buffer {
  * started before any forget does not fill the cache, since it may have read the record just before its change.
  */
 export class ReadThroughCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>> {
-  readonly #entries: LRUCache<K, V>;
+  readonly #entries: BoundedCache<K, V>;
   #generation = 0;
 
   constructor(budget: CacheBudget, bytesOf: (value: V, key: K) => number) {

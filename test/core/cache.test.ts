@@ -38,6 +38,26 @@ describe('bounded caches', () => {
     assert.equal(cache.has('big'), false);
   });
 
+  it('answers as an empty cache until its first entry, and as a cache from then on', () => {
+    const cache = boundedCache<string, string>({ entries: 50_000, bytes: 64 * MB }, (v) => v.length);
+    assert.equal(cache.get('a'), undefined);
+    assert.equal(cache.peek('a'), undefined);
+    assert.equal(cache.has('a'), false);
+    assert.equal(cache.delete('a'), false);
+    cache.clear();
+    assert.equal(cache.size, 0);
+    assert.equal(cache.calculatedSize, 0);
+    cache.set('a', 'one').set('b', 'two');
+    assert.equal(cache.get('a'), 'one');
+    assert.equal(cache.peek('b'), 'two');
+    assert.equal(cache.size, 2);
+    assert.equal(cache.calculatedSize, 2 * (3 + 2 + ENTRY_OVERHEAD_BYTES));
+    assert.equal(cache.delete('a'), true);
+    cache.clear();
+    assert.equal(cache.has('b'), false);
+    assert.equal(cache.size, 0);
+  });
+
   it('reads budgets from settings and refuses malformed ones', () => {
     const defaults = { entries: 10, bytes: 100 };
     assert.deepEqual(cacheBudgetOf(undefined, defaults, 's'), defaults);
