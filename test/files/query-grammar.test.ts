@@ -22,6 +22,14 @@ describe('parseDriveQuery terms', () => {
     assert.deepEqual(parseDriveQuery("mimeType contains 'image/'"), { kind: 'mimeType', op: 'contains', value: 'image/' });
   });
 
+  it('reads shortcutDetails.targetId with = and != only', () => {
+    assert.deepEqual(parseDriveQuery("shortcutDetails.targetId = 'f1'"), { kind: 'shortcutTarget', op: '=', value: 'f1' });
+    assert.deepEqual(parseDriveQuery("shortcutDetails.targetId != 'f1'"), { kind: 'shortcutTarget', op: '!=', value: 'f1' });
+    refuses("shortcutDetails.targetId contains 'f'", 25, /operator 'contains' is not supported for shortcutDetails.targetId/);
+    refuses('shortcutDetails.targetId = f1', 27, /shortcutDetails.targetId needs a quoted string/);
+    refuses("shortcutDetails.mimeType = 'x'", 0, /unknown search term 'shortcutDetails.mimeType'/);
+  });
+
   it('reads fullText contains only', () => {
     assert.deepEqual(parseDriveQuery("fullText contains '\"exact phrase\"'"), { kind: 'fullText', value: '"exact phrase"' });
     refuses("fullText = 'x'", 9, /operator '=' is not supported for fullText/);

@@ -44,6 +44,7 @@ function queryTree(vocabulary: Vocabulary): fc.Arbitrary<QueryNode> {
     plainRecord({ kind: fc.constant('in' as const), collection: fc.constant('parents' as const), value: id }),
     plainRecord({ kind: fc.constant('in' as const), collection: fc.constantFrom('owners' as const, 'writers' as const, 'readers' as const), value: email }),
     plainRecord({ kind: fc.constant('propertiesHas' as const), match: propertyMatch }),
+    plainRecord({ kind: fc.constant('shortcutTarget' as const), op: fc.constantFrom('=' as const, '!=' as const), value: id }),
   );
   const { node } = fc.letrec<{ node: QueryNode }>((tie) => ({
     node: fc.oneof(
@@ -125,10 +126,12 @@ interface FileRow {
   parents: string[];
   roles: { email: string; role: 'owner' | 'writer' | 'reader' }[];
   properties: { key: string; value: string; visibility: 'PRIVATE' | 'PUBLIC' }[];
+  /** The file a shortcut points at; null for other files. */
+  shortcutTarget: string | null;
 }
 
 interface Tables {
-  files: { id: string; title: string; description: string; mime_type: string; modified_date: number; last_viewed: number | null; trashed: number; starred: number; hidden: number; shared_with_me: number };
+  files: { id: string; title: string; description: string; mime_type: string; modified_date: number; last_viewed: number | null; trashed: number; starred: number; hidden: number; shared_with_me: number; shortcut_target: string | null };
   parents: { file_id: string; parent_id: string };
   roles: { file_id: string; email: string; role: string };
   properties: { file_id: string; key: string; value: string; visibility: string };
@@ -172,6 +175,7 @@ const fileRow = (id: string): fc.Arbitrary<FileRow> =>
       maxLength: 3,
       selector: (p) => `${p.key}/${p.visibility}`,
     }),
+    shortcutTarget: fc.option(fc.constantFrom(...IDS), { nil: null }),
   });
 
 const dataset = fc.integer({ min: 0, max: 8 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => fileRow(`file${i}`))));
@@ -205,6 +209,7 @@ function sqlTarget(): DriveQueryTarget {
       if (visibility !== undefined) match = match.where('properties.visibility', '=', visibility);
       return eb.exists(match);
     },
+    shortcutTo: (id) => eb.and([eb('files.shortcut_target', 'is not', null), eb('files.shortcut_target', '=', id)]),
   };
 }
 
@@ -244,6 +249,8 @@ function matches(node: QueryNode, row: FileRow): boolean {
       const { key, value, visibility } = node.match;
       return row.properties.some((p) => p.key === key && p.value === value && (visibility === undefined || p.visibility === visibility));
     }
+    case 'shortcutTarget':
+      return (row.shortcutTarget === node.value) === (node.op === '=');
   }
 }
 
@@ -264,6 +271,7 @@ describe('compiled q against SQLite', () => {
       .addColumn('starred', 'integer', (c) => c.notNull())
       .addColumn('hidden', 'integer', (c) => c.notNull())
       .addColumn('shared_with_me', 'integer', (c) => c.notNull())
+      .addColumn('shortcut_target', 'text')
       .execute();
     await db.schema.createTable('parents').addColumn('file_id', 'text').addColumn('parent_id', 'text').execute();
     await db.schema.createTable('roles').addColumn('file_id', 'text').addColumn('email', 'text').addColumn('role', 'text').execute();
@@ -290,6 +298,7 @@ describe('compiled q against SQLite', () => {
           starred: Number(row.starred),
           hidden: Number(row.hidden),
           shared_with_me: Number(row.sharedWithMe),
+          shortcut_target: row.shortcutTarget,
         })
         .execute();
       for (const parent of row.parents) await db.insertInto('parents').values({ file_id: row.id, parent_id: parent }).execute();
@@ -316,7 +325,7 @@ describe('compiled q against SQLite', () => {
   });
 
   it('answers a hand-written query as expected', async () => {
-    const base = { description: '', mimeType: 'text/plain', modifiedDate: DATES[0], lastViewedByMeDate: null, trashed: false, starred: false, hidden: false, sharedWithMe: false, roles: [], properties: [] };
+    const base = { description: '', mimeType: 'text/plain', modifiedDate: DATES[0], lastViewedByMeDate: null, trashed: false, starred: false, hidden: false, sharedWithMe: false, roles: [], properties: [], shortcutTarget: null };
     await load([
       { ...base, id: 'a', title: "it's", parents: ['root'], starred: true },
       { ...base, id: 'b', title: 'Alpha', parents: ['f1'], trashed: true },

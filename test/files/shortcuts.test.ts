@@ -74,6 +74,26 @@ for (const database of DATABASES) {
       assert.deepEqual(copy.data.parents?.map((p) => p.id), [home]);
     });
 
+    it("is found by its target with q's shortcutDetails.targetId, through the client", async () => {
+      const drive = driveClient(s.t);
+      const home = await folder('finds');
+      const target = await upload('budget.txt', 'numbers');
+      const other = await upload('other.txt', 'words');
+      const toTarget = await shortcutTo(target, { parents: [{ id: home }] });
+      const toOther = await shortcutTo(other, { parents: [{ id: home }] });
+      const ids = async (q: string) => ((await drive.files.list({ q })).data.items ?? []).map((f) => f.id).sort();
+      assert.deepEqual(await ids(`shortcutDetails.targetId = '${target}'`), [toTarget.id]);
+      assert.deepEqual(await ids(`shortcutDetails.targetId = '${target}' and '${home}' in parents and trashed = false`), [toTarget.id]);
+      // != keeps every other file of the folder, shortcuts to other targets and plain files alike.
+      const plain = await upload('plain.txt', 'text');
+      assert.equal((await s.a(`/files/${plain}?addParents=${home}`, { method: 'PATCH', body: {} })).status, 200);
+      assert.deepEqual(await ids(`'${home}' in parents and shortcutDetails.targetId != '${target}'`), [plain, toOther.id].sort());
+      assert.deepEqual(await ids(`'${home}' in parents and not shortcutDetails.targetId = '${other}'`), [plain, toTarget.id].sort());
+      // The target itself is no shortcut to itself; an unknown id matches nothing.
+      assert.deepEqual(await ids(`shortcutDetails.targetId = '${home}'`), []);
+      await assert.rejects(drive.files.list({ q: `shortcutDetails.targetId contains '${target}'` }), refusedWith(400, 'invalid', 'q'));
+    });
+
     it('points at folders, and is renamed, moved, trashed and untrashed like any file', async () => {
       const target = await folder('projects');
       const shortcut = await shortcutTo(target, { title: 'go to projects' });

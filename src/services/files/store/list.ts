@@ -1,8 +1,8 @@
 // files.list in SQL: the caller's visibility, the corpus, the compiled `q` and the order, one page at a time.
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import { dialectOf } from '../../../core/db/dialect.ts';
+import { dialectOf, type DialectName } from '../../../core/db/dialect.ts';
 import { compileDriveQuery, type DateOperator, type DriveQueryTarget, type PropertyMatch, type QueryNode, type TextOperator } from '../domain/query/index.ts';
-import { FOLDER } from '../domain/mime.ts';
+import { FOLDER, SHORTCUT } from '../domain/mime.ts';
 import { TITLE_TRIGRAMS } from '../migrations.ts';
 import type { OrderTerm } from '../domain/order-by.ts';
 import { granteeKey } from '../domain/roles.ts';
@@ -39,8 +39,18 @@ function titleContains(value: string, trigrams: boolean): Expression<SqlBool> {
   return sql<SqlBool>`(f.rowid in (select rowid from ${sql.id(TITLE_TRIGRAMS)} where ${sql.id(TITLE_TRIGRAMS)} match ${phrase}) and ${exact})`;
 }
 
-/** The `q` leaves over alias `f` of files_files, for one caller; `trigrams`: the SQLite trigram index is there. */
-export function queryTarget(w: ExpressionBuilder<any, any>, caller: Caller, now: number, trigrams = false): DriveQueryTarget {
+/**
+ * A shortcut's target, kept in its `extra` document (JSON text on both databases); null for any other file. Only
+ * shortcuts are looked into, so the condition stays two-valued and other rows' documents are not parsed.
+ */
+function shortcutTargetIs(dialect: DialectName, id: string): Expression<SqlBool> {
+  const target = dialect === 'postgres' ? sql`(f.extra::jsonb -> 'shortcut' ->> 'targetId')` : sql`json_extract(f.extra, '$.shortcut.targetId')`;
+  return sql<SqlBool>`(f.mime_type = ${SHORTCUT} and coalesce(${target}, '') = ${id})`;
+}
+
+/** The `q` leaves over alias `f` of files_files, for one caller (on SQLite the trigram index of titles is there). */
+export function queryTarget(w: ExpressionBuilder<any, any>, caller: Caller, now: number, dialect: DialectName): DriveQueryTarget {
+  const trigrams = dialect === 'sqlite';
   const text = (column: string, lowerColumn: string, op: TextOperator, value: string): Expression<SqlBool> => {
     if (op === 'contains') return column === 'f.title' ? titleContains(value, trigrams) : like(lowerColumn, value);
     return w(column, op === '=' ? '=' : '<>', value);
@@ -105,6 +115,7 @@ export function queryTarget(w: ExpressionBuilder<any, any>, caller: Caller, now:
       if (m.visibility) q = q.where('qprop.visibility', '=', m.visibility);
       return w.exists(q);
     },
+    shortcutTo: (id) => shortcutTargetIs(dialect, id),
   };
 }
 
@@ -145,8 +156,8 @@ export function listQuery(db: Kysely<any>, r: ListRequest) {
   else q = q.where(sql<SqlBool>`coalesce(f.drive_id, '') <> f.id`);
   if (r.query) {
     const node = r.query;
-    const trigrams = dialectOf(db) === 'sqlite';
-    q = q.where((w) => compileDriveQuery(node, queryTarget(w, caller, now, trigrams)));
+    const dialect = dialectOf(db);
+    q = q.where((w) => compileDriveQuery(node, queryTarget(w, caller, now, dialect)));
   }
   // Without an orderBy, creation order: it has no index, so SQLite scans the table once and sorts the few matches
   // (walking the primary-key index instead costs a lookup per row).

@@ -24,7 +24,9 @@ export type QueryLeaf =
   /** Bare `sharedWithMe` is `sharedWithMe = true`. */
   | { kind: 'sharedWithMe'; value: boolean }
   | { kind: 'in'; collection: MembershipTerm; value: string }
-  | { kind: 'propertiesHas'; match: PropertyMatch };
+  | { kind: 'propertiesHas'; match: PropertyMatch }
+  /** `shortcutDetails.targetId`: a shortcut to the file `value` (`!=`: anything else, other files included). */
+  | { kind: 'shortcutTarget'; op: '=' | '!='; value: string };
 
 /** `and`/`or` are n-ary: `a and b and c` is one node; parentheses make nested nodes. */
 export type QueryNode =

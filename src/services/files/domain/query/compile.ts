@@ -21,6 +21,8 @@ export interface DriveQueryTarget {
   inWriters(email: string): Expression<SqlBool>;
   inReaders(email: string): Expression<SqlBool>;
   propertiesHas(match: PropertyMatch): Expression<SqlBool>;
+  /** Shortcuts whose target is the file `id`. */
+  shortcutTo(id: string): Expression<SqlBool>;
 }
 
 const eb = expressionBuilder<any, any>();
@@ -56,6 +58,8 @@ export function compileDriveQuery(node: QueryNode, target: DriveQueryTarget): Ex
       return compileMembership(node.collection, node.value, target);
     case 'propertiesHas':
       return target.propertiesHas(node.match);
+    case 'shortcutTarget':
+      return node.op === '=' ? target.shortcutTo(node.value) : eb.not(target.shortcutTo(node.value));
   }
 }
 

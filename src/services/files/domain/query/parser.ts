@@ -116,6 +116,11 @@ class Parser {
         if (op.type !== 'operator') return { kind: 'sharedWithMe', value: true };
         return { kind: 'sharedWithMe', value: this.expectBooleanComparison('sharedWithMe') };
       }
+      case 'shortcutDetails.targetId': {
+        const op = this.next();
+        if (op.type !== 'operator' || (op.text !== '=' && op.text !== '!=')) throw unsupportedOperator(term.text, op);
+        return { kind: 'shortcutTarget', op: op.text, value: this.expectString(term.text) };
+      }
       case 'properties': {
         const has = this.next();
         if (!isKeyword(has, 'has')) throw unsupportedOperator('properties', has);

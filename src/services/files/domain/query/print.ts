@@ -27,6 +27,8 @@ export function printDriveQuery(node: QueryNode): string {
       return `${node.kind} = ${node.value}`;
     case 'in':
       return `${quoteString(node.value)} in ${node.collection}`;
+    case 'shortcutTarget':
+      return `shortcutDetails.targetId ${node.op} ${quoteString(node.value)}`;
     case 'propertiesHas': {
       const { key, value, visibility } = node.match;
       const visibilityClause = visibility === undefined ? '' : ` and visibility=${quoteString(visibility)}`;
