@@ -1,7 +1,9 @@
 // Queries built and compiled once, run many times with new parameter values. Building a Kysely query (immutable
 // nodes, a compiler pass) costs more than SQLite takes to run a point query, on paths that run it for every request.
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
+import { dialectOf, type DialectName } from './dialect.ts';
 import { directStatement } from './direct-statements.ts';
+import { INLINE_LIST_MAX } from './in-list.ts';
 
 export type PreparedQuery<R> = (db: Kysely<any>, ...parameters: unknown[]) => Promise<QueryResult<R>>;
 
@@ -13,13 +15,58 @@ export type PreparedQuery<R> = (db: Kysely<any>, ...parameters: unknown[]) => Pr
  */
 export function prepared<R>(template: () => Compilable<R>): PreparedQuery<R> {
   let compiled: CompiledQuery<R> | undefined;
+  return (db, ...parameters) => run(db, (compiled ??= template().compile()), parameters);
+}
+
+/**
+ * `prepared` for code that keeps no database of its own and is handed one (or a transaction) on every call: the
+ * template is built on the database it runs on, and compiled once for each dialect (SQL differs between them).
+ */
+export function preparedOn<R>(template: (db: Kysely<any>) => Compilable<R>): PreparedQuery<R> {
+  const compiled = new Map<DialectName, CompiledQuery<R>>();
   return (db, ...parameters) => {
-    compiled ??= template().compile();
-    if (parameters.length !== compiled.parameters.length) {
-      throw new Error(`prepared query takes ${compiled.parameters.length} parameters, got ${parameters.length}: ${compiled.sql}`);
-    }
-    return directStatement<R>(db, compiled.sql, parameters) ?? db.executeQuery({ ...compiled, parameters } as CompiledQuery<R>);
+    const dialect = dialectOf(db);
+    let query = compiled.get(dialect);
+    if (!query) compiled.set(dialect, (query = template(db).compile()));
+    return run(db, query, parameters);
   };
+}
+
+/** A query or SQL text (a RawBuilder compiles on the database it is given; a query builder needs none). */
+type Template<R> = { compile(db: Kysely<any>): CompiledQuery<R> };
+
+/** Shapes of one query kept compiled: list lengths beyond the common ones are compiled for each run. */
+const MAX_SHAPES = 64;
+
+/**
+ * A query holding IN lists (`inList`), prepared once per dialect and list lengths: the lengths decide the SQL, so
+ * one file and a page of fifty are two compiled queries. `build(db)` writes the query for the values of this run;
+ * `parameters` are those values in the order of the SQL (each list's values in place). The first run of a shape
+ * checks that they are. A list too long to be inline (bound as one value) is built and compiled for its run.
+ */
+export function preparedWithLists<R>(): (db: Kysely<any>, lists: ReadonlyArray<readonly unknown[]>, parameters: unknown[], build: (db: Kysely<any>) => Template<R>) => Promise<QueryResult<R>> {
+  const shapes = new Map<string, CompiledQuery<R>>();
+  return (db, lists, parameters, build) => {
+    if (lists.some((list) => list.length > INLINE_LIST_MAX)) return db.executeQuery(build(db).compile(db));
+    const shape = `${dialectOf(db)}:${lists.map((list) => list.length).join(',')}`;
+    let compiled = shapes.get(shape);
+    if (!compiled) {
+      compiled = build(db).compile(db);
+      if (compiled.parameters.length !== parameters.length || compiled.parameters.some((value, i) => value !== parameters[i])) {
+        throw new Error(`parameters not in the order of the SQL: ${compiled.sql}`);
+      }
+      if (shapes.size >= MAX_SHAPES) return run(db, compiled, parameters);
+      shapes.set(shape, compiled);
+    }
+    return run(db, compiled, parameters);
+  };
+}
+
+function run<R>(db: Kysely<any>, compiled: CompiledQuery<R>, parameters: unknown[]): Promise<QueryResult<R>> {
+  if (parameters.length !== compiled.parameters.length) {
+    throw new Error(`prepared query takes ${compiled.parameters.length} parameters, got ${parameters.length}: ${compiled.sql}`);
+  }
+  return directStatement<R>(db, compiled.sql, parameters) ?? db.executeQuery({ ...compiled, parameters } as CompiledQuery<R>);
 }
 
 export type PreparedInsert = (db: Kysely<any>, row: Record<string, unknown>) => Promise<QueryResult<unknown>>;

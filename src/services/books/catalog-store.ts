@@ -2,6 +2,7 @@
 // reading them by id, and the ranked search behind volumes.list, which runs off the event loop.
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { bulkInsert } from '../../core/db/bulk.ts';
+import { prepared } from '../../core/db/prepared.ts';
 import { fullTextMatch, indexFullTextDocuments, removeFullTextDocuments } from '../../core/db/fulltext.ts';
 import type { Database } from '../../core/db/index.ts';
 import { lookupValues, searchFacts, searchText, type CatalogVolume, type LookupKind } from './domain/catalog-volume.ts';
@@ -79,9 +80,12 @@ export class CatalogStore {
   }
 
   async get(volumeId: string, db: Kysely<any> = this.#db): Promise<CatalogVolume | undefined> {
-    const row = await db.selectFrom('books_volumes').select(['volume_id', 'source', 'source_key', 'document']).where('volume_id', '=', volumeId).executeTakeFirst();
+    const row = (await this.#byId(db, volumeId)).rows[0];
     return row ? toVolume(row) : undefined;
   }
+
+  // Every volumes.get reads one volume by id: compiled once.
+  readonly #byId = prepared(() => this.#db.selectFrom('books_volumes').select(['volume_id', 'source', 'source_key', 'document']).where('volume_id', '=', ''));
 
   async exists(volumeId: string, db: Kysely<any>): Promise<boolean> {
     return (await db.selectFrom('books_volumes').select('id').where('volume_id', '=', volumeId).executeTakeFirst()) !== undefined;

@@ -2,6 +2,7 @@
 // unit of work's transaction for writes (so the reads that decide a write are atomic with it).
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { inList } from '../../core/db/in-list.ts';
+import { preparedOn } from '../../core/db/prepared.ts';
 import { directlyShared, effectiveRole, type Grant, type Scope } from './domain/acl-scope.ts';
 import type { EventDoc } from './domain/event.ts';
 import type { EventShape } from './domain/retired.ts';
@@ -125,10 +126,14 @@ const toAcl = (r: any): AclRow => ({
 export const EVENT_COLUMNS = ['calendar_id', 'doc', 'start_ms', 'end_ms', 'change_seq', 'updated_at'] as const;
 
 export class CalendarStore {
+  // The reads of every request on a calendar or an event: compiled once.
+  readonly #calendarById = preparedOn((db) => db.selectFrom('calendar_calendars').selectAll().where('id', '=', ''));
+  readonly #eventById = preparedOn((db) => db.selectFrom('calendar_events').select(EVENT_COLUMNS).where('calendar_id', '=', '').where('event_id', '=', ''));
+
   // ---- calendars
 
   async calendar(db: Kysely<any>, id: string): Promise<CalendarRow | undefined> {
-    const row = await db.selectFrom('calendar_calendars').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = (await this.#calendarById(db, id)).rows[0];
     return row ? toCalendar(row) : undefined;
   }
 
@@ -345,7 +350,7 @@ export class CalendarStore {
   // ---- events
 
   async event(db: Kysely<any>, calendarId: string, eventId: string): Promise<EventRow | undefined> {
-    const row = await db.selectFrom('calendar_events').select(EVENT_COLUMNS).where('calendar_id', '=', calendarId).where('event_id', '=', eventId).executeTakeFirst();
+    const row = (await this.#eventById(db, calendarId, eventId)).rows[0];
     return row ? toEvent(row) : undefined;
   }
 

@@ -1,5 +1,6 @@
 // Queries of the merchant catalog. A store wraps one executor: ctx.kysely for reads, the unit's tx inside db.write.
 import type { Kysely } from 'kysely';
+import { preparedOn } from '../../core/db/prepared.ts';
 
 export interface AccountRow {
   id: string;
@@ -79,6 +80,27 @@ function paged<T extends { id: string }>(rows: T[], limit: number): Page<T> {
   return { items, next: items[items.length - 1].id };
 }
 
+// The reads of every request on an account's products, compiled once (parameters in the order of their SQL).
+/** An account, and whether a user (by lower-cased email; parameters: email, account id) may reach it. */
+const accountWithReach = preparedOn<Record<string, any>>((db) =>
+  db
+    .selectFrom('catalog_accounts as a')
+    .selectAll('a')
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('catalog_account_users as u')
+            .select('u.account_id')
+            .where('u.email', '=', '')
+            .where((w) => w.or([w('u.account_id', '=', w.ref('a.id')), w('u.account_id', '=', w.ref('a.aggregator_id'))])),
+        )
+        .as('reachable'),
+    )
+    .where('a.id', '=', ''),
+);
+const productById = preparedOn<Record<string, any>>((db) => db.selectFrom('catalog_products').selectAll().where('merchant_id', '=', '').where('id', '=', ''));
+
 export class CatalogStore {
   readonly db: Kysely<any>;
 
@@ -152,22 +174,7 @@ export class CatalogStore {
 
   /** The account, and whether `email` is among the users of it or of its aggregator (one query: checked on every call). */
   async accountForUser(id: string, email: string | undefined): Promise<{ account: AccountRow; reachable: boolean } | undefined> {
-    const r = await this.db
-      .selectFrom('catalog_accounts as a')
-      .selectAll('a')
-      .select((eb) =>
-        eb
-          .exists(
-            eb
-              .selectFrom('catalog_account_users as u')
-              .select('u.account_id')
-              .where('u.email', '=', (email ?? '').toLowerCase())
-              .where((w) => w.or([w('u.account_id', '=', w.ref('a.id')), w('u.account_id', '=', w.ref('a.aggregator_id'))])),
-          )
-          .as('reachable'),
-      )
-      .where('a.id', '=', id)
-      .executeTakeFirst();
+    const r = (await accountWithReach(this.db, (email ?? '').toLowerCase(), id)).rows[0];
     if (!r) return undefined;
     return { account: toAccount(r), reachable: email !== undefined && (r.reachable === true || Number(r.reachable) === 1) };
   }
@@ -226,7 +233,7 @@ export class CatalogStore {
   // ---- products
 
   async product(merchantId: string, id: string): Promise<ProductRow | undefined> {
-    const r = await this.db.selectFrom('catalog_products').selectAll().where('merchant_id', '=', merchantId).where('id', '=', id).executeTakeFirst();
+    const r = (await productById(this.db, merchantId, id)).rows[0];
     return r ? toProduct(r) : undefined;
   }
 
