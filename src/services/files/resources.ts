@@ -13,6 +13,7 @@ import { granteeValue, listPermissions, type PermissionRecord } from './store/pe
 import { listProperties, type PropertyRecord } from './store/properties.ts';
 import type { RevisionRecord } from './store/revisions.ts';
 import type { Caller, DriveUser } from './users.ts';
+import { preparedWithLists } from '../../core/db/prepared.ts';
 
 export const API_PATH = '/storage/v2';
 export const iso = (ms: number | null | undefined): string | undefined => (ms === null || ms === undefined ? undefined : new Date(ms).toISOString());
@@ -29,6 +30,9 @@ export interface FileContext {
 }
 
 /** `roles`: the caller's roles when already known (the access check just read them), which saves their query. */
+type View = { file_id: string; viewed_at: number };
+const viewsQuery = preparedWithLists<View>();
+
 export async function loadContexts(db: Kysely<any>, caller: Caller, files: FileRecord[], now: number, roles?: Map<string, Role>): Promise<Map<string, FileContext>> {
   const ids = files.map((f) => f.id);
   const [parents, roleOf, permissions, properties, views, modifications] = await Promise.all([
@@ -36,7 +40,7 @@ export async function loadContexts(db: Kysely<any>, caller: Caller, files: FileR
     roles && ids.every((id) => roles.has(id)) ? roles : rolesOf(db, ids, caller.keys, now),
     listPermissions(db, ids),
     listProperties(db, ids),
-    ids.length ? sql<{ file_id: string; viewed_at: number }>`select file_id, viewed_at from files_views where ${inList(db, 'file_id', ids)} and email = ${caller.email}`.execute(db).then((r) => r.rows) : [],
+    ids.length ? viewsQuery(db, [ids], [...ids, caller.email], (d) => sql<View>`select file_id, viewed_at from files_views where ${inList(d, 'file_id', ids)} and email = ${caller.email}`).then((r) => r.rows) : [],
     modificationsBy(db, ids, caller.email),
   ]);
   const out = new Map<string, FileContext>();

@@ -3,14 +3,21 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { inList } from '../../../core/db/in-list.ts';
 import { strongest, type Role } from '../domain/roles.ts';
+import { preparedWithLists } from '../../../core/db/prepared.ts';
+
+type Grant = { file_id: string; ancestor_id: string; role: string };
+/** Every request runs it (the caller's role on the file): compiled once per number of files and of caller keys. */
+const grantsQuery = preparedWithLists<Grant>();
 
 export async function rolesOf(db: Kysely<any>, fileIds: string[], keys: string[], now: number): Promise<Map<string, Role>> {
   const out = new Map<string, Role>();
   if (fileIds.length === 0) return out;
   // Every request runs this: written as SQL text, which costs a tenth of building it with the query builder.
-  const { rows } = await sql<{ file_id: string; ancestor_id: string; role: string }>`select a.file_id, a.ancestor_id, p.role
+  const { rows } = await grantsQuery(db, [fileIds, keys], [...fileIds, ...keys, now], (d) =>
+    sql<Grant>`select a.file_id, a.ancestor_id, p.role
     from files_ancestors a join files_permissions p on p.file_id = a.ancestor_id
-    where ${inList(db, 'a.file_id', fileIds)} and ${inList(db, 'p.grantee', keys)} and (p.expires_at is null or p.expires_at > ${now})`.execute(db);
+    where ${inList(d, 'a.file_id', fileIds)} and ${inList(d, 'p.grantee', keys)} and (p.expires_at is null or p.expires_at > ${now})`,
+  );
   const byFile = new Map<string, string[]>();
   // Owning a folder makes one an editor of what is inside, not its owner.
   for (const r of rows) byFile.set(r.file_id, [...(byFile.get(r.file_id) ?? []), r.role === 'owner' && r.ancestor_id !== r.file_id ? 'writer' : r.role]);

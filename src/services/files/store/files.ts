@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { bulkInsert } from '../../../core/db/bulk.ts';
 import { inList } from '../../../core/db/in-list.ts';
 import type { Space } from '../domain/spaces.ts';
+import { preparedOn, preparedWithLists } from '../../../core/db/prepared.ts';
 
 export interface FileRecord {
   id: string;
@@ -108,10 +109,12 @@ export function toRow(f: FileRecord): Record<string, unknown> {
  * `lock` (PostgreSQL, inside a unit of work) holds the row until the commit: `update` makes concurrent writers of the
  * file queue; `share` only keeps it from changing or going (a folder receiving a new child).
  */
+const fileById = preparedOn<Record<string, unknown>>((db) => db.selectFrom('files_files').selectAll().where('id', '=', ''));
+
 export async function getFile(db: Kysely<any>, id: string, lock?: 'update' | 'share'): Promise<FileRecord | undefined> {
   // The unlocked read is on every request's path: SQL text, far cheaper to compile than the builder's.
   if (!lock) {
-    const { rows } = await sql`select * from files_files where id = ${id}`.execute(db);
+    const { rows } = await fileById(db, id);
     return rows[0] ? toRecord(rows[0]) : undefined;
   }
   let q = db.selectFrom('files_files').selectAll().where('id', '=', id);
@@ -141,10 +144,12 @@ export async function saveFile(tx: Kysely<any>, f: FileRecord): Promise<void> {
   await tx.updateTable('files_files').set(values).where('id', '=', f.id).execute();
 }
 
+const parentsQuery = preparedWithLists<{ file_id: string; parent_id: string }>();
+
 export async function parentsOf(db: Kysely<any>, ids: string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return out;
-  const { rows } = await sql<{ file_id: string; parent_id: string }>`select file_id, parent_id from files_parents where ${inList(db, 'file_id', ids)} order by parent_id`.execute(db);
+  const { rows } = await parentsQuery(db, [ids], ids, (d) => sql<{ file_id: string; parent_id: string }>`select file_id, parent_id from files_parents where ${inList(d, 'file_id', ids)} order by parent_id`);
   for (const r of rows) out.get(r.file_id)!.push(r.parent_id);
   return out;
 }

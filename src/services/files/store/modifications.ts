@@ -2,6 +2,7 @@
 // Drive keeps per user and shows only to that user).
 import { sql, type Kysely } from 'kysely';
 import { inList } from '../../../core/db/in-list.ts';
+import { preparedWithLists } from '../../../core/db/prepared.ts';
 
 export async function recordModification(tx: Kysely<any>, fileId: string, email: string, at: number): Promise<void> {
   await tx
@@ -12,8 +13,12 @@ export async function recordModification(tx: Kysely<any>, fileId: string, email:
 }
 
 /** The user's last modification of each of the files they ever changed. */
+const modificationsQuery = preparedWithLists<{ file_id: string; modified_at: number }>();
+
 export async function modificationsBy(db: Kysely<any>, fileIds: string[], email: string): Promise<Map<string, number>> {
   if (fileIds.length === 0) return new Map();
-  const { rows } = await sql<{ file_id: string; modified_at: number }>`select file_id, modified_at from files_modifications where ${inList(db, 'file_id', fileIds)} and email = ${email}`.execute(db);
+  const { rows } = await modificationsQuery(db, [fileIds], [...fileIds, email], (d) =>
+    sql<{ file_id: string; modified_at: number }>`select file_id, modified_at from files_modifications where ${inList(d, 'file_id', fileIds)} and email = ${email}`,
+  );
   return new Map(rows.map((r) => [r.file_id, Number(r.modified_at)]));
 }

@@ -2,6 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import { inList } from '../../../core/db/in-list.ts';
 import type { GranteeType, Role } from '../domain/roles.ts';
+import { preparedWithLists } from '../../../core/db/prepared.ts';
 
 export interface PermissionRecord {
   fileId: string;
@@ -27,9 +28,11 @@ const toPermission = (r: any): PermissionRecord => ({
   version: Number(r.version),
 });
 
+const permissionsQuery = preparedWithLists<Record<string, unknown>>();
+
 export async function listPermissions(db: Kysely<any>, fileIds: string[]): Promise<PermissionRecord[]> {
   if (fileIds.length === 0) return [];
-  const { rows } = await sql`select * from files_permissions where ${inList(db, 'file_id', fileIds)} order by file_id, created_at, id`.execute(db);
+  const { rows } = await permissionsQuery(db, [fileIds], fileIds, (d) => sql<Record<string, unknown>>`select * from files_permissions where ${inList(d, 'file_id', fileIds)} order by file_id, created_at, id`);
   return rows.map(toPermission);
 }
 

@@ -2,6 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import { inList } from '../../../core/db/in-list.ts';
 import type { PropertyInput, Visibility } from '../domain/properties.ts';
+import { preparedWithLists } from '../../../core/db/prepared.ts';
 
 export interface PropertyRecord extends PropertyInput {
   fileId: string;
@@ -10,9 +11,11 @@ export interface PropertyRecord extends PropertyInput {
 
 const toProperty = (r: any): PropertyRecord => ({ fileId: r.file_id, key: r.key, visibility: r.visibility, value: r.value, version: Number(r.version) });
 
+const propertiesQuery = preparedWithLists<Record<string, unknown>>();
+
 export async function listProperties(db: Kysely<any>, fileIds: string[]): Promise<PropertyRecord[]> {
   if (fileIds.length === 0) return [];
-  const { rows } = await sql`select * from files_properties where ${inList(db, 'file_id', fileIds)} order by ${sql.ref('key')}, visibility`.execute(db);
+  const { rows } = await propertiesQuery(db, [fileIds], fileIds, (d) => sql<Record<string, unknown>>`select * from files_properties where ${inList(d, 'file_id', fileIds)} order by ${sql.ref('key')}, visibility`);
   return rows.map(toProperty);
 }
 
