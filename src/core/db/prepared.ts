@@ -39,12 +39,13 @@ type Template<R> = { compile(db: Kysely<any>): CompiledQuery<R> };
 const MAX_SHAPES = 64;
 
 /**
- * A query holding IN lists (`inList`), prepared once per dialect and list lengths: the lengths decide the SQL, so
- * one file and a page of fifty are two compiled queries. `build(db)` writes the query for the values of this run;
- * `parameters` are those values in the order of the SQL (each list's values in place). The first run of a shape
- * checks that they are. A list too long to be inline (bound as one value) is built and compiled for its run.
+ * A query prepared once per dialect and shape, built by the query builder on its first run: `build(db)` writes it
+ * for the values of this run, and `parameters` are those values in the order of the SQL, which the first run of a
+ * shape checks against what the builder bound (so an order written by hand cannot silently bind the wrong column).
+ * The shape is the lengths of its IN lists (`inList`), none for a query without: one file and a page of fifty are
+ * two compiled queries. A list too long to be inline (bound as one value) is built and compiled for its run.
  */
-export function preparedWithLists<R>(): (db: Kysely<any>, lists: ReadonlyArray<readonly unknown[]>, parameters: unknown[], build: (db: Kysely<any>) => Template<R>) => Promise<QueryResult<R>> {
+export function preparedByShape<R>(): (db: Kysely<any>, lists: ReadonlyArray<readonly unknown[]>, parameters: unknown[], build: (db: Kysely<any>) => Template<R>) => Promise<QueryResult<R>> {
   const shapes = new Map<string, CompiledQuery<R>>();
   return (db, lists, parameters, build) => {
     if (lists.some((list) => list.length > INLINE_LIST_MAX)) return db.executeQuery(build(db).compile(db));

@@ -9,6 +9,7 @@ import { inList } from '../db/in-list.ts';
 import { randomToken } from '../ids.ts';
 import type { Outbox } from '../outbox.ts';
 import { GoogleError } from './errors.ts';
+import { preparedOn } from '../db/prepared.ts';
 
 export const WATCH_TABLES = ['core_watch_channels'];
 
@@ -89,6 +90,11 @@ const ID_MAX = 64;
 const TOKEN_MAX = 256;
 const DAY_MS = 86_400_000;
 
+/** Who watches a topic now (every change of a watched resource asks, inside its unit of work): compiled once. */
+const ownersWatching = preparedOn<{ owner_id: unknown }>((db) =>
+  db.selectFrom('core_watch_channels').select('owner_id').distinct().where('service', '=', '').where('topic', '=', '').where('expires_at', '>', 0),
+);
+
 export class WatchChannels {
   readonly #outbox: Outbox;
   readonly #clock: Clock;
@@ -142,14 +148,7 @@ export class WatchChannels {
     const now = this.#clock.now();
     let allowed: string[] | undefined;
     if (input.audience) {
-      const owners = await tx
-        .selectFrom('core_watch_channels')
-        .select('owner_id')
-        .distinct()
-        .where('service', '=', input.service)
-        .where('topic', '=', input.topic)
-        .where('expires_at', '>', now)
-        .execute();
+      const owners = (await ownersWatching(tx, input.service, input.topic, now)).rows;
       if (owners.length === 0) return 0;
       const permitted = await input.audience(owners.map((o) => o.owner_id as string));
       allowed = owners.map((o) => o.owner_id as string).filter((id) => permitted.has(id));

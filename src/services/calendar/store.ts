@@ -2,7 +2,7 @@
 // unit of work's transaction for writes (so the reads that decide a write are atomic with it).
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { inList } from '../../core/db/in-list.ts';
-import { preparedOn } from '../../core/db/prepared.ts';
+import { preparedByShape, preparedOn } from '../../core/db/prepared.ts';
 import { directlyShared, effectiveRole, type Grant, type Scope } from './domain/acl-scope.ts';
 import type { EventDoc } from './domain/event.ts';
 import type { EventShape } from './domain/retired.ts';
@@ -128,6 +128,9 @@ export const EVENT_COLUMNS = ['calendar_id', 'doc', 'start_ms', 'end_ms', 'chang
 export class CalendarStore {
   // The reads of every request on a calendar or an event: compiled once.
   readonly #calendarById = preparedOn((db) => db.selectFrom('calendar_calendars').selectAll().where('id', '=', ''));
+  // Every event write: compiled once.
+  readonly #putEvent = preparedByShape();
+  readonly #nextChange = preparedByShape<{ change_seq: unknown }>();
   readonly #eventById = preparedOn((db) => db.selectFrom('calendar_events').select(EVENT_COLUMNS).where('calendar_id', '=', '').where('event_id', '=', ''));
 
   // ---- calendars
@@ -188,16 +191,19 @@ export class CalendarStore {
    * event span to `spanMs`.
    */
   async nextChange(db: Kysely<any>, calendarId: string, spanMs = 0): Promise<number> {
-    const row = await db
-      .updateTable('calendar_calendars')
-      .set((eb) => ({
-        change_seq: eb('change_seq', '+', 1),
-        longest_ms: eb.case().when('longest_ms', '<', spanMs).then(spanMs).else(eb.ref('longest_ms')).end(),
-      }))
-      .where('id', '=', calendarId)
-      .returning('change_seq')
-      .executeTakeFirstOrThrow();
-    return Number(row.change_seq);
+    const { rows } = await this.#nextChange(db, [], [1, spanMs, spanMs, calendarId], (d) =>
+      d
+        .updateTable('calendar_calendars')
+        .set((eb) => ({
+          change_seq: eb('change_seq', '+', 1),
+          // then() would write the value into the SQL text: bound, so the compiled query serves every span.
+          longest_ms: eb.case().when('longest_ms', '<', spanMs).then(eb.val(spanMs)).else(eb.ref('longest_ms')).end(),
+        }))
+        .where('id', '=', calendarId)
+        .returning('change_seq'),
+    );
+    if (rows.length === 0) throw new Error(`no calendar ${calendarId}`);
+    return Number(rows[0].change_seq);
   }
 
   /** Empties a calendar's events; sync tokens from before are no longer valid. */
@@ -380,11 +386,13 @@ export class CalendarStore {
       search,
       doc: JSON.stringify(doc),
     };
-    await db
-      .insertInto('calendar_events')
-      .values({ calendar_id: calendarId, event_id: doc.id, created_at: now, ...values })
-      .onConflict((oc) => oc.columns(['calendar_id', 'event_id']).doUpdateSet(values))
-      .execute();
+    const inserted = { calendar_id: calendarId, event_id: doc.id, created_at: now, ...values };
+    await this.#putEvent(db, [], [...Object.values(inserted), ...Object.values(values)], (d) =>
+      d
+        .insertInto('calendar_events')
+        .values(inserted)
+        .onConflict((oc) => oc.columns(['calendar_id', 'event_id']).doUpdateSet(values)),
+    );
   }
 
   /** Keeps the shape an event had before the change numbered `untilSeq`. */

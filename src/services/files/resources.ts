@@ -13,7 +13,7 @@ import { granteeValue, listPermissions, type PermissionRecord } from './store/pe
 import { listProperties, type PropertyRecord } from './store/properties.ts';
 import type { RevisionRecord } from './store/revisions.ts';
 import type { Caller, DriveUser } from './users.ts';
-import { preparedWithLists } from '../../core/db/prepared.ts';
+import { preparedByShape } from '../../core/db/prepared.ts';
 
 export const API_PATH = '/storage/v2';
 export const iso = (ms: number | null | undefined): string | undefined => (ms === null || ms === undefined ? undefined : new Date(ms).toISOString());
@@ -31,7 +31,7 @@ export interface FileContext {
 
 /** `roles`: the caller's roles when already known (the access check just read them), which saves their query. */
 type View = { file_id: string; viewed_at: number };
-const viewsQuery = preparedWithLists<View>();
+const viewsQuery = preparedByShape<View>();
 
 export async function loadContexts(db: Kysely<any>, caller: Caller, files: FileRecord[], now: number, roles?: Map<string, Role>): Promise<Map<string, FileContext>> {
   const ids = files.map((f) => f.id);

@@ -3,11 +3,11 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { inList } from '../../../core/db/in-list.ts';
 import { strongest, type Role } from '../domain/roles.ts';
-import { preparedWithLists } from '../../../core/db/prepared.ts';
+import { preparedByShape } from '../../../core/db/prepared.ts';
 
 type Grant = { file_id: string; ancestor_id: string; role: string };
 /** Every request runs it (the caller's role on the file): compiled once per number of files and of caller keys. */
-const grantsQuery = preparedWithLists<Grant>();
+const grantsQuery = preparedByShape<Grant>();
 
 export async function rolesOf(db: Kysely<any>, fileIds: string[], keys: string[], now: number): Promise<Map<string, Role>> {
   const out = new Map<string, Role>();

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { bulkInsert } from '../../../core/db/bulk.ts';
 import { inList } from '../../../core/db/in-list.ts';
 import type { Space } from '../domain/spaces.ts';
-import { preparedOn, preparedWithLists } from '../../../core/db/prepared.ts';
+import { preparedOn, preparedByShape } from '../../../core/db/prepared.ts';
 
 export interface FileRecord {
   id: string;
@@ -144,7 +144,7 @@ export async function saveFile(tx: Kysely<any>, f: FileRecord): Promise<void> {
   await tx.updateTable('files_files').set(values).where('id', '=', f.id).execute();
 }
 
-const parentsQuery = preparedWithLists<{ file_id: string; parent_id: string }>();
+const parentsQuery = preparedByShape<{ file_id: string; parent_id: string }>();
 
 export async function parentsOf(db: Kysely<any>, ids: string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>(ids.map((id) => [id, []]));

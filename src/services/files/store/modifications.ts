@@ -2,7 +2,7 @@
 // Drive keeps per user and shows only to that user).
 import { sql, type Kysely } from 'kysely';
 import { inList } from '../../../core/db/in-list.ts';
-import { preparedWithLists } from '../../../core/db/prepared.ts';
+import { preparedByShape } from '../../../core/db/prepared.ts';
 
 export async function recordModification(tx: Kysely<any>, fileId: string, email: string, at: number): Promise<void> {
   await tx
@@ -13,7 +13,7 @@ export async function recordModification(tx: Kysely<any>, fileId: string, email:
 }
 
 /** The user's last modification of each of the files they ever changed. */
-const modificationsQuery = preparedWithLists<{ file_id: string; modified_at: number }>();
+const modificationsQuery = preparedByShape<{ file_id: string; modified_at: number }>();
 
 export async function modificationsBy(db: Kysely<any>, fileIds: string[], email: string): Promise<Map<string, number>> {
   if (fileIds.length === 0) return new Map();

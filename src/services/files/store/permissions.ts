@@ -2,7 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import { inList } from '../../../core/db/in-list.ts';
 import type { GranteeType, Role } from '../domain/roles.ts';
-import { preparedWithLists } from '../../../core/db/prepared.ts';
+import { preparedByShape } from '../../../core/db/prepared.ts';
 
 export interface PermissionRecord {
   fileId: string;
@@ -28,7 +28,7 @@ const toPermission = (r: any): PermissionRecord => ({
   version: Number(r.version),
 });
 
-const permissionsQuery = preparedWithLists<Record<string, unknown>>();
+const permissionsQuery = preparedByShape<Record<string, unknown>>();
 
 export async function listPermissions(db: Kysely<any>, fileIds: string[]): Promise<PermissionRecord[]> {
   if (fileIds.length === 0) return [];

@@ -2,7 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import { inList } from '../../../core/db/in-list.ts';
 import type { PropertyInput, Visibility } from '../domain/properties.ts';
-import { preparedWithLists } from '../../../core/db/prepared.ts';
+import { preparedByShape } from '../../../core/db/prepared.ts';
 
 export interface PropertyRecord extends PropertyInput {
   fileId: string;
@@ -11,7 +11,7 @@ export interface PropertyRecord extends PropertyInput {
 
 const toProperty = (r: any): PropertyRecord => ({ fileId: r.file_id, key: r.key, visibility: r.visibility, value: r.value, version: Number(r.version) });
 
-const propertiesQuery = preparedWithLists<Record<string, unknown>>();
+const propertiesQuery = preparedByShape<Record<string, unknown>>();
 
 export async function listProperties(db: Kysely<any>, fileIds: string[]): Promise<PropertyRecord[]> {
   if (fileIds.length === 0) return [];
