@@ -6,10 +6,10 @@ import type { Clock } from '../clock.ts';
 import { columnTypes } from '../db/dialect.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
 import { inList } from '../db/in-list.ts';
+import { preparedOn } from '../db/prepared.ts';
 import { randomToken } from '../ids.ts';
 import type { Outbox } from '../outbox.ts';
 import { GoogleError } from './errors.ts';
-import { preparedOn } from '../db/prepared.ts';
 
 export const WATCH_TABLES = ['core_watch_channels'];
 

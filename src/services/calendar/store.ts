@@ -126,12 +126,11 @@ const toAcl = (r: any): AclRow => ({
 export const EVENT_COLUMNS = ['calendar_id', 'doc', 'start_ms', 'end_ms', 'change_seq', 'updated_at'] as const;
 
 export class CalendarStore {
-  // The reads of every request on a calendar or an event: compiled once.
+  // The reads of every request on a calendar or an event, and the writes of every event change: compiled once.
   readonly #calendarById = preparedOn((db) => db.selectFrom('calendar_calendars').selectAll().where('id', '=', ''));
-  // Every event write: compiled once.
-  readonly #putEvent = preparedByShape();
-  readonly #nextChange = preparedByShape<{ change_seq: unknown }>();
   readonly #eventById = preparedOn((db) => db.selectFrom('calendar_events').select(EVENT_COLUMNS).where('calendar_id', '=', '').where('event_id', '=', ''));
+  readonly #nextChange = preparedByShape<{ change_seq: unknown }>();
+  readonly #putEvent = preparedByShape();
 
   // ---- calendars
 

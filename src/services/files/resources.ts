@@ -29,10 +29,10 @@ export interface FileContext {
   modifiedByMeAt: number | undefined;
 }
 
-/** `roles`: the caller's roles when already known (the access check just read them), which saves their query. */
 type View = { file_id: string; viewed_at: number };
 const viewsQuery = preparedByShape<View>();
 
+/** `roles`: the caller's roles when already known (the access check just read them), which saves their query. */
 export async function loadContexts(db: Kysely<any>, caller: Caller, files: FileRecord[], now: number, roles?: Map<string, Role>): Promise<Map<string, FileContext>> {
   const ids = files.map((f) => f.id);
   const [parents, roleOf, permissions, properties, views, modifications] = await Promise.all([

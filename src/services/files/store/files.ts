@@ -105,14 +105,14 @@ export function toRow(f: FileRecord): Record<string, unknown> {
   };
 }
 
+const fileById = preparedOn<Record<string, unknown>>((db) => db.selectFrom('files_files').selectAll().where('id', '=', ''));
+
 /**
  * `lock` (PostgreSQL, inside a unit of work) holds the row until the commit: `update` makes concurrent writers of the
  * file queue; `share` only keeps it from changing or going (a folder receiving a new child).
  */
-const fileById = preparedOn<Record<string, unknown>>((db) => db.selectFrom('files_files').selectAll().where('id', '=', ''));
-
 export async function getFile(db: Kysely<any>, id: string, lock?: 'update' | 'share'): Promise<FileRecord | undefined> {
-  // The unlocked read is on every request's path: SQL text, far cheaper to compile than the builder's.
+  // The unlocked read is on every request's path: compiled once.
   if (!lock) {
     const { rows } = await fileById(db, id);
     return rows[0] ? toRecord(rows[0]) : undefined;

@@ -12,9 +12,9 @@ export async function recordModification(tx: Kysely<any>, fileId: string, email:
     .execute();
 }
 
-/** The user's last modification of each of the files they ever changed. */
 const modificationsQuery = preparedByShape<{ file_id: string; modified_at: number }>();
 
+/** The user's last modification of each of the files they ever changed. */
 export async function modificationsBy(db: Kysely<any>, fileIds: string[], email: string): Promise<Map<string, number>> {
   if (fileIds.length === 0) return new Map();
   const { rows } = await modificationsQuery(db, [fileIds], [...fileIds, email], (d) =>
