@@ -44,6 +44,8 @@ const MAX_SHAPES = 64;
  * shape checks against what the builder bound (so an order written by hand cannot silently bind the wrong column).
  * The shape is the lengths of its IN lists (`inList`), none for a query without: one file and a page of fifty are
  * two compiled queries. A list too long to be inline (bound as one value) is built and compiled for its run.
+ * `build` must write the same SQL for every run of the same list lengths: a clause added for some values only (a
+ * filter given or not) would be answered with the first run's SQL, which the order check cannot see.
  */
 export function preparedByShape<R>(): (db: Kysely<any>, lists: ReadonlyArray<readonly unknown[]>, parameters: unknown[], build: (db: Kysely<any>) => Template<R>) => Promise<QueryResult<R>> {
   const shapes = new Map<string, CompiledQuery<R>>();
