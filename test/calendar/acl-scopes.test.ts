@@ -126,7 +126,6 @@ for (const database of DATABASES) {
       refused(await dev(acl, { body: { role: 'reader', scope: { type: 'default', value: 'example.test' } } }), 'invalid', 'scope.value');
       for (const scope of [{ type: 'domain' }, { type: 'domain', value: '' }]) refused(await dev(acl, { body: { role: 'reader', scope } }), 'required', 'scope.value');
       for (const value of ['not a domain', ALICE, '-bad.test', 'a..b']) refused(await dev(acl, { body: { role: 'reader', scope: { type: 'domain', value } } }), 'invalid', 'scope.value');
-      refused(await dev(acl, { body: { role: 'reader', scope: { type: 'group', value: 'team@example.test' } } }), 'invalid', 'scope.type');
       refused(await dev(acl, { body: { role: 'reader', scope: { type: 'everyone' } } }), 'invalid', 'scope.type');
       refused(await dev(acl, { body: { role: 'reader', scope: {} } }), 'required', 'scope.type');
       refused(await dev(acl, { body: { role: 'reader', scope: { type: 'default', extra: 1 } } }), 'invalid', 'scope.extra');

@@ -8,9 +8,12 @@ export const DEV = 'developer@twinstack.local';
 export const ALICE = 'alice@example.test';
 export const BOB = 'bob@example.test';
 export const TOKENS = { dev: DEV_TOKEN, alice: 'alice-token', bob: 'bob-token', readonly: 'readonly-token' };
-const CAL = 'https://www.googleapis.com/auth/calendar';
+export const CAL = 'https://www.googleapis.com/auth/calendar';
 
-export async function startCalendar(database: 'sqlite' | 'postgres', settings: Record<string, unknown> = {}): Promise<TestRuntime> {
+export type Principals = NonNullable<Parameters<typeof startTestRuntime>[0]['principals']>;
+
+/** A calendar runtime with the developer, alice and bob, and any `more` principals. */
+export async function startCalendar(database: 'sqlite' | 'postgres', settings: Record<string, unknown> = {}, more: Principals = []): Promise<TestRuntime> {
   return startTestRuntime({
     services: ['calendar'],
     database,
@@ -20,6 +23,7 @@ export async function startCalendar(database: 'sqlite' | 'postgres', settings: R
     principals: [
       { id: 'alice', kind: 'user', name: 'Alice', attrs: { email: ALICE }, credentials: [{ type: 'bearer', value: TOKENS.alice, scopes: [CAL] }, { type: 'bearer', value: TOKENS.readonly, scopes: [`${CAL}.readonly`] }] },
       { id: 'bob', kind: 'user', name: 'Bob', attrs: { email: BOB }, credentials: [{ type: 'bearer', value: TOKENS.bob, scopes: [CAL] }] },
+      ...more,
     ],
   });
 }
@@ -38,16 +42,18 @@ export interface CalendarSuite {
   readonly dev: Api;
   readonly alice: Api;
   readonly bob: Api;
+  /** A client for the holder of any other token (of the `more` principals). */
+  as(token: string): Api;
 }
 
 /**
  * For a describe block: a calendar runtime started before its tests and closed after them. The clients look the
  * runtime up on each call, so they may be taken out of the suite while it is declared.
  */
-export function calendarSuite(database: 'sqlite' | 'postgres', settings: Record<string, unknown> = {}): CalendarSuite {
+export function calendarSuite(database: 'sqlite' | 'postgres', settings: Record<string, unknown> = {}, more: Principals = []): CalendarSuite {
   let runtime: TestRuntime | undefined;
   before(async () => {
-    runtime = await startCalendar(database, settings);
+    runtime = await startCalendar(database, settings, more);
   });
   after(async () => runtime?.close());
   const running = (): TestRuntime => {
@@ -56,6 +62,7 @@ export function calendarSuite(database: 'sqlite' | 'postgres', settings: Record<
   };
   const as = (token: string): Api => (path, init) => api(running(), token)(path, init);
   return {
+    as,
     get t() {
       return running();
     },

@@ -1,18 +1,17 @@
 // Who calls and what they may do: the caller is a core principal (its e-mail names its primary calendar); a calendar
-// is readable or writable through ownership or the ACL (the highest role of the caller's own rule, the public rule and
-// their domain's rule); a caller without access sees 404, as in Calendar.
+// is readable or writable through ownership or the ACL (the highest role of the caller's own rule, their groups'
+// rules, the public rule and their domain's rule); a caller without access sees 404, as in Calendar.
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { directoryEntryOf } from '../../core/google/directory.ts';
 import { authenticateGoogle, SCOPE_BASE } from '../../core/google/index.ts';
-import type { Principal } from '../../core/identity.ts';
 import type { ServiceContext } from '../../core/service.ts';
-import { directlyShared, effectiveRole, grantsFor, ROLE_RANK, scopesOf } from './domain/acl-scope.ts';
+import { directlyShared, effectiveRole, grantsFor, ROLE_RANK, scopesOf, type Member } from './domain/acl-scope.ts';
 import { forbidden, notFound } from './domain/errors.ts';
 import type { CalendarRow, CalendarStore } from './store.ts';
 
-export interface Caller {
+export interface Caller extends Member {
   principalId: string;
-  email: string;
   name: string;
 }
 
@@ -23,15 +22,10 @@ const CALENDAR_WRITE_SCOPES = [`${SCOPE_BASE}calendar`];
 export type Need = 'read' | 'write' | 'manage';
 const SCOPES: Record<Need, string[]> = { read: READ_SCOPES, write: EVENT_WRITE_SCOPES, manage: CALENDAR_WRITE_SCOPES };
 
-/** A principal's e-mail: its `email` attribute, else a local address made from its id. */
-export const emailOf = (p: Pick<Principal, 'id' | 'attrs'>): string => (typeof p.attrs.email === 'string' && p.attrs.email !== '' ? p.attrs.email : `${p.id}@twinstack.local`).toLowerCase();
-
-/** The e-mail of a principal from its stored attributes (JSON text on SQLite). */
-export const storedEmailOf = (id: string, attrs: unknown): string => emailOf({ id, attrs: ((typeof attrs === 'string' ? JSON.parse(attrs) : attrs) ?? {}) as Record<string, unknown> });
-
 export async function authenticate(req: FastifyRequest, ctx: ServiceContext, need: Need): Promise<Caller> {
   const found = await authenticateGoogle(req, ctx.identity, { scopes: SCOPES[need], apiKey: false });
-  return { principalId: found.principal.id, email: emailOf(found.principal), name: found.principal.name };
+  const { email, groups } = directoryEntryOf(found.principal);
+  return { principalId: found.principal.id, email, groups, name: found.principal.name };
 }
 
 export { ROLE_RANK };
@@ -88,17 +82,17 @@ export class Calendars {
   async holders(db: Kysely<any>, calendarId: string, principalIds: string[], need: 'reader' | 'owner'): Promise<Set<string>> {
     const calendar = await this.#store.calendar(db, calendarId);
     if (!calendar) return new Set();
-    const emails = new Map((await this.#store.principalAttrs(db, principalIds)).map((p) => [p.principalId, storedEmailOf(p.principalId, p.attrs)]));
-    const others = [...emails].filter(([id]) => id !== calendar.ownerId);
-    const rules = others.length === 0 ? [] : await this.#store.grantsOn(db, calendar.id, others.flatMap(([, email]) => scopesOf(email)));
-    const out = new Set(emails.has(calendar.ownerId) ? [calendar.ownerId] : []);
-    for (const [id, email] of others) if (ROLE_RANK[effectiveRole(grantsFor(rules, email))] >= ROLE_RANK[need]) out.add(id);
+    const members = new Map((await this.#store.principalEntries(db, principalIds)).map((p) => [p.principalId, p.entry]));
+    const others = [...members].filter(([id]) => id !== calendar.ownerId);
+    const rules = others.length === 0 ? [] : await this.#store.grantsOn(db, calendar.id, others.flatMap(([, member]) => scopesOf(member)));
+    const out = new Set(members.has(calendar.ownerId) ? [calendar.ownerId] : []);
+    for (const [id, member] of others) if (ROLE_RANK[effectiveRole(grantsFor(rules, member))] >= ROLE_RANK[need]) out.add(id);
     return out;
   }
 
   /**
    * The calendar a path names and the caller's effective role on it (`none` included), without any access check. The
-   * caller's own, domain and public rules are read in one query.
+   * caller's own, group, domain and public rules are read in one query.
    */
   async find(caller: Caller, rawId: string, db: Kysely<any> = this.#ctx.kysely): Promise<Access | undefined> {
     const id = rawId === 'primary' ? caller.email : rawId.toLowerCase() === caller.email ? caller.email : rawId;
@@ -110,7 +104,7 @@ export class Calendars {
     }
     if (!calendar) return undefined;
     if (calendar.ownerId === caller.principalId) return { calendar, role: 'owner', direct: true };
-    const grants = await this.#store.grantsOn(db, calendar.id, scopesOf(caller.email));
+    const grants = await this.#store.grantsOn(db, calendar.id, scopesOf(caller));
     return { calendar, role: effectiveRole(grants), direct: directlyShared(grants) };
   }
 }

@@ -106,7 +106,7 @@ export class CalendarList {
     if (since !== undefined && since > snap) throw fullSyncRequired();
 
     const entries = await this.#store.listEntries(this.#ctx.kysely, caller.principalId);
-    const listed = (await this.#store.calendarsOf(this.#ctx.kysely, caller.principalId, scopesOf(caller.email)))
+    const listed = (await this.#store.calendarsOf(this.#ctx.kysely, caller.principalId, scopesOf(caller)))
       .map((c) => ({ c, e: entries.get(c.id) }))
       .filter(({ c, e }) => ROLE_RANK[c.role] >= ROLE_RANK.freeBusyReader && (c.direct || e?.added));
     // The caller's own primary calendar leads (empty key); the rest follow by id.

@@ -1,8 +1,9 @@
 // Calendars (primary and secondary) and ACL rules.
 import type { Kysely } from 'kysely';
+import { directoryEntryOf, type DirectoryEntry } from '../../core/google/directory.ts';
 import type { ServiceContext } from '../../core/service.ts';
-import { storedEmailOf, type Caller, type Calendars } from './access.ts';
-import { checkRoleOfScope, effectiveRole, grantsFor, listedRole, onList, parseRuleId, readScope, renderScope, ruleIdOf, sameScope, type Scope } from './domain/acl-scope.ts';
+import type { Caller, Calendars } from './access.ts';
+import { checkRoleOfScope, effectiveRole, grantsFor, listedRole, onList, parseRuleId, readScope, renderScope, ruleIdOf, sameScope, type Member, type Scope } from './domain/acl-scope.ts';
 import { obj, only, str } from './domain/check.ts';
 import { badRequest, forbidden, fullSyncRequired, notFound, requiredField } from './domain/errors.ts';
 import { etagOf } from './domain/render.ts';
@@ -67,13 +68,13 @@ export class CalendarAdmin {
     return [
       await this.#ownerEmail(calendar, tx),
       ...rules.filter((r) => r.scopeType === 'user' && listedRole(r.role)).map((r) => r.scopeValue),
-      ...[...adders].filter((email) => onList(grantsFor(rules, email), true)),
+      ...[...adders.values()].filter((member) => onList(grantsFor(rules, member), true)).map((member) => member.email),
     ];
   }
 
-  /** The e-mails of the users who added the calendar to their list with calendarList.insert. */
-  async #addedBy(tx: Kysely<any>, calendarId: string): Promise<Set<string>> {
-    return new Set((await this.#store.addedBy(tx, calendarId)).map((p) => storedEmailOf(p.principalId, p.attrs)));
+  /** The users who added the calendar to their list with calendarList.insert, by e-mail. */
+  async #addedBy(tx: Kysely<any>, calendarId: string): Promise<Map<string, DirectoryEntry>> {
+    return new Map((await this.#store.addedBy(tx, calendarId)).map(({ entry }) => [entry.email, entry]));
   }
 
   async insert(caller: Caller, body: unknown): Promise<CalendarRow> {
@@ -125,8 +126,8 @@ export class CalendarAdmin {
   /** The owner's e-mail, read on `db` (the unit's transaction inside a write). */
   async #ownerEmail(calendar: CalendarRow, db: Kysely<any> = this.#ctx.kysely): Promise<string> {
     if (calendar.isPrimary) return calendar.id;
-    const row = await db.selectFrom('core_principals').select('attrs').where('id', '=', calendar.ownerId).executeTakeFirst();
-    return storedEmailOf(calendar.ownerId, row?.attrs);
+    const [owner] = await this.#store.principalEntries(db, [calendar.ownerId]);
+    return owner?.entry.email ?? directoryEntryOf({ id: calendar.ownerId, name: '', attrs: {} }).email;
   }
 
   /**
@@ -234,11 +235,14 @@ export class CalendarAdmin {
   async #ruleChanged(tx: Kysely<any>, ownerEmail: string, rulesBefore: AclRow[], after: AclRow): Promise<void> {
     const rulesAfter = [...rulesBefore.filter((r) => !sameScope(r, after)), after];
     const adders = await this.#addedBy(tx, after.calendarId);
-    const reached = after.scopeType === 'user' ? [after.scopeValue] : [...adders].filter((email) => email !== ownerEmail);
+    // A user rule reaches its grantee (their groups matter only if they added the calendar: then they are an adder).
+    const grantee = (email: string): Member => adders.get(email) ?? { email, groups: [] };
+    const reached = after.scopeType === 'user' ? [grantee(after.scopeValue)] : [...adders.values()].filter((member) => member.email !== ownerEmail);
     const notified = [aclTopic(after.calendarId)];
     const moved: string[] = [];
-    for (const email of reached) {
-      const [was, is] = [grantsFor(rulesBefore, email), grantsFor(rulesAfter, email)];
+    for (const member of reached) {
+      const { email } = member;
+      const [was, is] = [grantsFor(rulesBefore, member), grantsFor(rulesAfter, member)];
       const added = adders.has(email);
       const listChanged = onList(was, added) !== onList(is, added);
       if (after.scopeType === 'user' || listChanged || effectiveRole(was) !== effectiveRole(is)) notified.push(calendarListTopic(email));

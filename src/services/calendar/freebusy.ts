@@ -1,9 +1,11 @@
 // freebusy.query: the busy periods of calendars within a window, merged from the confirmed, opaque events each holds
-// (series expanded inside the window); calendars the caller may not see carry an error instead.
+// (series expanded inside the window); calendars the caller may not see carry an error instead. A group (an address
+// that users name in their `groups` attribute) stands for its members' primary calendars.
 import { dictionary } from '../../core/own.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { parseRfc3339 } from '../../core/time.ts';
-import type { Caller, Calendars } from './access.ts';
+import { groupMembers } from '../../core/google/directory.ts';
+import type { Access, Caller, Calendars } from './access.ts';
 import { ROLE_RANK } from './access.ts';
 import { arr, int, obj, only, str } from './domain/check.ts';
 import { badRequest, calendarError, requiredField } from './domain/errors.ts';
@@ -19,7 +21,7 @@ const MAX_CALENDARS = 50;
 const MAX_GROUP_EXPANSION = 100;
 /** Longest window one query may span (our bound: it caps how many instances a query expands). */
 const MAX_WINDOW_MS = 366 * DAY_MS;
-/** twinstack has no groups: an id on Google Groups' domain is taken as a group, and no group can be found. */
+/** An id on Google Groups' domain is a group even when no user is a member of it (then it is not found). */
 const GROUP_DOMAIN = '@googlegroups.com';
 
 interface FreeBusyQuery {
@@ -27,6 +29,7 @@ interface FreeBusyQuery {
   timeMax: number;
   timeZone: string;
   calendarExpansionMax: number;
+  groupExpansionMax: number;
   ids: string[];
 }
 
@@ -52,7 +55,7 @@ function readQuery(body: unknown): FreeBusyQuery {
     if (!knownZone(timeZone)) throw badRequest(`Invalid time zone: ${timeZone}`, 'timeZone');
   }
   const calendarExpansionMax = o.calendarExpansionMax === undefined ? MAX_CALENDARS : int(o.calendarExpansionMax, 'calendarExpansionMax', 1, MAX_CALENDARS);
-  if (o.groupExpansionMax !== undefined) int(o.groupExpansionMax, 'groupExpansionMax', 1, MAX_GROUP_EXPANSION);
+  const groupExpansionMax = o.groupExpansionMax === undefined ? MAX_GROUP_EXPANSION : int(o.groupExpansionMax, 'groupExpansionMax', 1, MAX_GROUP_EXPANSION);
   const items = o.items === undefined ? [] : arr(o.items, 'items', Number.MAX_SAFE_INTEGER);
   if (items.length > MAX_CALENDARS) throw calendarError(400, 'tooManyCalendarsRequested', `At most ${MAX_CALENDARS} calendars may be queried at once.`, 'items');
   const ids = items.map((raw, i) => {
@@ -61,7 +64,7 @@ function readQuery(body: unknown): FreeBusyQuery {
     if (item.id === undefined || item.id === '') throw requiredField(`Missing items[${i}].id.`, `items[${i}].id`);
     return str(item.id, `items[${i}].id`, 1024);
   });
-  return { timeMin, timeMax, timeZone, calendarExpansionMax, ids };
+  return { timeMin, timeMax, timeZone, calendarExpansionMax, groupExpansionMax, ids };
 }
 
 /** Whether an event (or the series an instance comes from) makes its calendar busy. */
@@ -99,26 +102,37 @@ export class FreeBusy {
     const q = readQuery(body);
     // Keyed by the caller's ids, which may be `constructor` or `__proto__`: no prototype to find or to set.
     const calendars = dictionary<{ busy: Array<{ start: string; end: string }>; errors?: Errors }>();
-    const groups = dictionary<{ calendars: string[]; errors: Errors }>();
+    const groups = dictionary<{ calendars: string[]; errors?: Errors }>();
     const format = (ms: number) => formatInZone(ms, q.timeZone);
     let expanded = 0;
-    for (const id of q.ids) {
-      if (Object.hasOwn(calendars, id) || Object.hasOwn(groups, id)) continue;
-      if (id.toLowerCase().endsWith(GROUP_DOMAIN)) {
-        groups[id] = { calendars: [], errors: [{ domain: 'global', reason: 'notFound' }] };
-        continue;
-      }
+    const addCalendar = async (id: string, found: Access | undefined) => {
       if (++expanded > q.calendarExpansionMax) {
         calendars[id] = { busy: [], errors: [{ domain: 'calendar', reason: 'tooManyCalendarsRequested' }] };
-        continue;
-      }
-      const found = await this.#calendars.find(caller, id);
-      if (!found || ROLE_RANK[found.role] < ROLE_RANK.freeBusyReader) {
+      } else if (!found || ROLE_RANK[found.role] < ROLE_RANK.freeBusyReader) {
         calendars[id] = { busy: [], errors: [{ domain: 'global', reason: 'notFound' }] };
+      } else {
+        const busy = merge(await this.#busy(found.calendar, q.timeMin, q.timeMax));
+        calendars[id] = { busy: busy.map(([s, e]) => ({ start: format(s), end: format(e) })) };
+      }
+    };
+    for (const id of q.ids) {
+      if (Object.hasOwn(calendars, id) || Object.hasOwn(groups, id)) continue;
+      const isGroupAddress = id.toLowerCase().endsWith(GROUP_DOMAIN);
+      // A calendar the id names is that calendar; only an id that names none is looked up as a group.
+      const found = isGroupAddress ? undefined : await this.#calendars.find(caller, id);
+      const members = found ? [] : await groupMembers(this.#ctx.kysely, id);
+      if (members.length === 0 && !isGroupAddress) {
+        await addCalendar(id, found);
         continue;
       }
-      const busy = merge(await this.#busy(found.calendar, q.timeMin, q.timeMax));
-      calendars[id] = { busy: busy.map(([s, e]) => ({ start: format(s), end: format(e) })) };
+      if (members.length === 0) {
+        groups[id] = { calendars: [], errors: [{ domain: 'global', reason: 'notFound' }] };
+      } else if (members.length > q.groupExpansionMax) {
+        groups[id] = { calendars: [], errors: [{ domain: 'calendar', reason: 'groupTooBig' }] };
+      } else {
+        groups[id] = { calendars: members.map((m) => m.email) };
+        for (const { email } of members) if (!Object.hasOwn(calendars, email)) await addCalendar(email, await this.#calendars.find(caller, email));
+      }
     }
     return {
       kind: 'calendar#freeBusy',

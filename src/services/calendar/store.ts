@@ -3,6 +3,7 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { inList } from '../../core/db/in-list.ts';
 import { preparedByShape, preparedOn } from '../../core/db/prepared.ts';
+import { storedDirectoryEntry, type DirectoryEntry } from '../../core/google/directory.ts';
 import { directlyShared, effectiveRole, type Grant, type Scope } from './domain/acl-scope.ts';
 import type { EventDoc } from './domain/event.ts';
 import type { EventShape } from './domain/retired.ts';
@@ -124,6 +125,17 @@ const toAcl = (r: any): AclRow => ({
 });
 
 export const EVENT_COLUMNS = ['calendar_id', 'doc', 'start_ms', 'end_ms', 'change_seq', 'updated_at'] as const;
+
+/** A principal and its directory entry. */
+export interface PrincipalEntry {
+  principalId: string;
+  entry: DirectoryEntry;
+}
+
+const toPrincipalEntry = (r: Record<string, unknown>): PrincipalEntry => ({
+  principalId: r.id as string,
+  entry: storedDirectoryEntry(r as { id: string; name: string; attrs: unknown }),
+});
 
 export class CalendarStore {
   // The reads of every request on a calendar or an event, and the writes of every event change: compiled once.
@@ -276,22 +288,22 @@ export class CalendarStore {
     return out;
   }
 
-  /** The stored attributes (for their e-mail) of those of these principals that still exist. */
-  async principalAttrs(db: Kysely<any>, principalIds: string[]): Promise<Array<{ principalId: string; attrs: unknown }>> {
-    const rows = await db.selectFrom('core_principals').select(['id', 'attrs']).where(inList(db, 'id', principalIds)).execute();
-    return rows.map((r) => ({ principalId: r.id as string, attrs: r.attrs }));
+  /** The directory entries (e-mail, groups) of those of these principals that still exist. */
+  async principalEntries(db: Kysely<any>, principalIds: string[]): Promise<PrincipalEntry[]> {
+    const rows = await db.selectFrom('core_principals').select(['id', 'name', 'attrs']).where(inList(db, 'id', principalIds)).execute();
+    return rows.map(toPrincipalEntry);
   }
 
-  /** The principals who added the calendar to their list, with their principal attributes (for their e-mail). */
-  async addedBy(db: Kysely<any>, calendarId: string): Promise<Array<{ principalId: string; attrs: unknown }>> {
+  /** The principals who added the calendar to their list, with their directory entries (e-mail, groups). */
+  async addedBy(db: Kysely<any>, calendarId: string): Promise<PrincipalEntry[]> {
     const rows = await db
       .selectFrom('calendar_list_entries')
       .innerJoin('core_principals', 'core_principals.id', 'calendar_list_entries.principal_id')
-      .select(['calendar_list_entries.principal_id as principalId', 'core_principals.attrs as attrs'])
+      .select(['core_principals.id as id', 'core_principals.name as name', 'core_principals.attrs as attrs'])
       .where('calendar_list_entries.calendar_id', '=', calendarId)
       .where('calendar_list_entries.added', '=', 1)
       .execute();
-    return rows.map((r) => ({ principalId: r.principalId as string, attrs: r.attrs }));
+    return rows.map(toPrincipalEntry);
   }
 
   /** The calendar's rules; tombstones only with `withDeleted`. */

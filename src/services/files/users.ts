@@ -2,6 +2,7 @@
 // domain and the groups it belongs to). Grants are matched by e-mail, so a permission given to an address applies to
 // whichever principal has it.
 import type { FastifyRequest } from 'fastify';
+import { directoryEntryOf, type DirectoryEntry } from '../../core/google/directory.ts';
 import { authenticateGoogle } from '../../core/google/index.ts';
 import { hasScope, type Principal } from '../../core/identity.ts';
 import type { ServiceContext } from '../../core/service.ts';
@@ -9,12 +10,8 @@ import { granteeKey } from './domain/roles.ts';
 import { appDataFolderId, rootFolderId } from './domain/ids.ts';
 import { APP_DATA_ALIAS, SPACES, spacesReached, type Space } from './domain/spaces.ts';
 
-export interface DriveUser {
-  email: string;
-  name: string;
-  domain: string;
-  groups: string[];
-}
+/** A Drive user is the principal's directory entry. */
+export type DriveUser = DirectoryEntry;
 
 export interface Caller extends DriveUser {
   principalId: string;
@@ -41,13 +38,6 @@ const SCOPES: Record<ScopeNeed, string[]> = {
   write: ['drive', 'drive.file', 'drive.appdata', 'cloud-platform'],
 };
 
-export function userOf(p: Principal): DriveUser {
-  const attrs = p.attrs as { email?: unknown; groups?: unknown };
-  const email = (typeof attrs.email === 'string' && attrs.email.includes('@') ? attrs.email : `${p.id}@twinstack.local`).toLowerCase();
-  const groups = Array.isArray(attrs.groups) ? attrs.groups.filter((g): g is string => typeof g === 'string').map((g) => g.toLowerCase()) : [];
-  return { email, name: p.name, domain: email.slice(email.indexOf('@') + 1), groups };
-}
-
 export async function authenticate(req: FastifyRequest, ctx: ServiceContext, need: ScopeNeed): Promise<Caller> {
   const { principal, credential, via } = await authenticateGoogle(req, ctx.identity, { scopes: SCOPES[need], apiKey: true });
   // An API key carries no scopes: it reaches the drive space only, where shared files are.
@@ -61,7 +51,7 @@ export function resolveAlias(caller: Caller, id: string): string {
 }
 
 export function callerOf(principal: Principal, spaces: ReadonlySet<Space> = new Set(SPACES)): Caller {
-  const user = userOf(principal);
+  const user = directoryEntryOf(principal);
   return {
     ...user,
     principalId: principal.id,
@@ -88,7 +78,7 @@ export class Users {
     const now = performance.now();
     if (!this.#cache || now - this.#cache.at > 2000) {
       const principals = await this.#ctx.identity.listPrincipals('user');
-      this.#cache = { at: now, byEmail: new Map(principals.map((p) => [userOf(p).email, userOf(p)])) };
+      this.#cache = { at: now, byEmail: new Map(principals.map((p) => [directoryEntryOf(p).email, directoryEntryOf(p)])) };
     }
     return this.#cache.byEmail.get(email.toLowerCase());
   }

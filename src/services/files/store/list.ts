@@ -1,6 +1,7 @@
 // files.list in SQL: the caller's visibility, the corpus, the compiled `q` and the order, one page at a time.
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { dialectOf, type DialectName } from '../../../core/db/dialect.ts';
+import { escapeLike, likeEscaped } from '../../../core/db/like.ts';
 import { compileDriveQuery, type DateOperator, type DriveQueryTarget, type PropertyMatch, type QueryNode, type TextOperator } from '../domain/query/index.ts';
 import { FOLDER, SHORTCUT } from '../domain/mime.ts';
 import { TITLE_TRIGRAMS } from '../migrations.ts';
@@ -24,8 +25,7 @@ export interface ListRequest {
   limit: number;
 }
 
-const likePattern = (value: string) => `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const like = (column: string, value: string): Expression<SqlBool> => sql<SqlBool>`${sql.ref(column)} like ${likePattern(value)} escape '\\'`;
+const like = (column: string, value: string): Expression<SqlBool> => likeEscaped(sql.ref(column), `%${escapeLike(value.toLowerCase())}%`);
 const DATE_OPS: Record<DateOperator, string> = { '=': '=', '!=': '<>', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
 
 /**

@@ -2,6 +2,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import { boundedCache, detached, type CacheBudget } from '../../../core/cache.ts';
 import { columnTypes } from '../../../core/db/dialect.ts';
+import { escapeLike, likeEscaped } from '../../../core/db/like.ts';
 import type { Database } from '../../../core/db/index.ts';
 import { prepared } from '../../../core/db/prepared.ts';
 import { StorageConflictError } from '../contract.ts';
@@ -21,8 +22,6 @@ export const storageMigrations: Record<string, Migration> = {
   },
 };
 
-/** LIKE pattern matching everything that starts with `prefix` (wildcards in the prefix escaped). */
-const likePrefix = (prefix: string) => prefix.replace(/[\\%_]/g, (m) => `\\${m}`) + '%';
 
 /**
  * The least string above every string that starts with `prefix` in SQLite's BINARY order (UTF-8 bytes, which follow
@@ -165,7 +164,7 @@ export class PhysicalStorage {
     const rows = await this.#db
       .selectFrom(ENTRIES_TABLE)
       .select('path')
-      .where((eb) => (upper === undefined ? sql<boolean>`path like ${likePrefix(prefix)} escape '\\'` : eb.and([eb('path', '>=', prefix), eb('path', '<', upper)])))
+      .where((eb) => (upper === undefined ? likeEscaped(sql.ref('path'), `${escapeLike(prefix)}%`) : eb.and([eb('path', '>=', prefix), eb('path', '<', upper)])))
       .execute();
     return rows.map((r) => r.path as string).filter((p) => p.startsWith(prefix));
   }
