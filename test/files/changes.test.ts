@@ -72,6 +72,32 @@ for (const database of DATABASES) {
       assert.equal((await a('/changes/999999')).status, 404);
     });
 
+    it('includeSubscribed=false narrows the feed to My Drive: shared files once added to it, never the app data folder', async () => {
+      const otherStart = (await other('/changes/startPageToken')).body.startPageToken;
+      const myStart = (await a('/changes/startPageToken')).body.startPageToken;
+      const shared = (await a('/files', { body: { title: 'shared with other' } })).body;
+      assert.equal((await a(`/files/${shared.id}/permissions?sendNotificationEmails=false`, { body: { role: 'writer', type: 'user', value: OTHER_EMAIL } })).status, 200);
+      const own = (await other('/files', { body: { title: 'other own' } })).body;
+      const fileIds = (res: { body: any }) => res.body.items.map((c: any) => c.fileId);
+
+      assert.deepEqual(fileIds(await other(`/changes?pageToken=${otherStart}`)), [shared.id, own.id]);
+      const narrowed = await other(`/changes?pageToken=${otherStart}&includeSubscribed=false`);
+      assert.deepEqual(fileIds(narrowed), [own.id]);
+      assert.ok(narrowed.body.newStartPageToken);
+
+      // Added to their My Drive, the shared file is in it.
+      const added = await other(`/files/${shared.id}/parents`, { body: { id: 'root' } });
+      assert.equal(added.status, 200, added.text);
+      assert.deepEqual(fileIds(await other(`/changes?pageToken=${otherStart}&includeSubscribed=false`)), [own.id, shared.id]);
+
+      // The application data folder is outside My Drive.
+      const hidden = (await a('/files', { body: { title: 'app state', parents: [{ id: 'appDataFolder' }] } })).body;
+      assert.ok(fileIds(await a(`/changes?pageToken=${myStart}&spaces=appDataFolder`)).includes(hidden.id));
+      assert.deepEqual(fileIds(await a(`/changes?pageToken=${myStart}&spaces=appDataFolder&includeSubscribed=false`)), []);
+      assert.ok(fileIds(await a(`/changes?pageToken=${myStart}&spaces=drive&includeSubscribed=false`)).includes(shared.id));
+      assert.equal((await a(`/changes?pageToken=${myStart}&includeSubscribed=sometimes`)).status, 400);
+    });
+
     it('delivers watch notifications through the outbox: sync first, then update and change; channels.stop ends them', async () => {
       const f = (await a('/files', { body: { title: 'watched' } })).body;
       const fileChannel = await a(`/files/${f.id}/watch`, { body: { id: 'file-channel-1', type: 'web_hook', address: hookUrl, token: 'tok-1' } });

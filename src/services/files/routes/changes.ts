@@ -6,7 +6,7 @@ import { API_PATH, iso, userJson } from '../resources.ts';
 import { SERVICE, type FilesService } from '../service.ts';
 import { rolesOf } from '../store/access.ts';
 import { getChange, listChanges, nextChangeId, type ChangeRecord } from '../store/changes.ts';
-import { getFiles } from '../store/files.ts';
+import { getFiles, within } from '../store/files.ts';
 import type { Caller } from '../users.ts';
 import { permissionIdForEmail } from '../domain/roles.ts';
 import { etagOf } from '../domain/etag.ts';
@@ -33,16 +33,23 @@ export function changeRoutes(app: FastifyInstance, svc: FilesService): void {
     return Number(v);
   };
 
-  const changeJson = async (caller: Caller, rows: ChangeRecord[], includeDeleted: boolean, includeDrives: boolean) => {
+  /**
+   * The entries of a page of changes. `myDriveOnly` (includeSubscribed=false) leaves out the changes of files the
+   * caller sees outside their My Drive (shared with them and not added to it, in the application data folder, in a
+   * shared drive) and of shared drives; a removal stays, as its file can no longer be placed.
+   */
+  const changeJson = async (caller: Caller, rows: ChangeRecord[], includeDeleted: boolean, includeDrives: boolean, myDriveOnly = false) => {
     const fileIds = rows.map((r) => r.fileId).filter((id): id is string => id !== null);
     const files = await getFiles(svc.db, fileIds);
     const roles = await rolesOf(svc.db, fileIds, caller.keys, svc.now());
     const visible = [...files.values()].filter((f) => roles.has(f.id) && caller.spaces.has(f.space));
+    const inMyDrive = myDriveOnly ? await within(svc.db, caller.rootId, visible.map((f) => f.id)) : undefined;
     const rendered = new Map((await renderFiles(svc, caller, visible)).map((j) => [j.id as string, j]));
     const out: Record<string, unknown>[] = [];
     for (const r of rows) {
       const base = { kind: 'drive#change', id: String(r.id), selfLink: `${svc.ctx.baseUrl}${API_PATH}/changes/${r.id}`, modificationDate: iso(r.at), changeType: r.changeType };
       if (r.changeType === 'drive') {
+        if (myDriveOnly) continue;
         const drive = r.driveId ? await loadDrive(svc, r.driveId) : undefined;
         const member = drive ? await rolesOf(svc.db, [drive.id], caller.keys, svc.now()) : new Map();
         if (drive && member.has(drive.id)) out.push({ ...base, driveId: r.driveId, teamDriveId: r.driveId, deleted: false, drive: await driveJson(svc, caller, drive) });
@@ -51,6 +58,7 @@ export function changeRoutes(app: FastifyInstance, svc: FilesService): void {
       }
       const file = rendered.get(r.fileId!);
       if (file && file.driveId && !includeDrives) continue;
+      if (file && inMyDrive && !inMyDrive.has(r.fileId!)) continue;
       if (file) out.push({ ...base, fileId: r.fileId, deleted: false, file, ...(r.driveId ? { driveId: r.driveId, teamDriveId: r.driveId } : {}) });
       else if (includeDeleted) out.push({ ...base, fileId: r.fileId, deleted: true });
     }
@@ -71,6 +79,8 @@ export function changeRoutes(app: FastifyInstance, svc: FilesService): void {
     const limit = q.int('maxResults', 100, 1, 1000);
     const includeDeleted = q.bool('includeDeleted', true);
     const includeDrives = (q.bool('includeItemsFromAllDrives', false) || q.bool('includeTeamDriveItems', false)) && q.allDrives;
+    // Outside a shared drive's feed, includeSubscribed=false narrows the feed to the caller's My Drive.
+    const myDriveOnly = !q.bool('includeSubscribed', true) && subjects[0].startsWith('user:');
     const from = token(q, 'pageToken') ?? token(q, 'startChangeId') ?? 1;
     const next = await nextChangeId(svc.db);
     const rows = await listChanges(svc.db, subjects, spaces, from, limit + 1);
@@ -79,7 +89,7 @@ export function changeRoutes(app: FastifyInstance, svc: FilesService): void {
       kind: 'drive#changeList',
       selfLink: `${svc.ctx.baseUrl}${API_PATH}/changes`,
       largestChangeId: String(next - 1),
-      items: await changeJson(caller, page, includeDeleted, includeDrives || subjects[0].startsWith('drive:')),
+      items: await changeJson(caller, page, includeDeleted, includeDrives || subjects[0].startsWith('drive:'), myDriveOnly),
     };
     if (rows.length > limit) {
       const token = String(page.at(-1)!.id + 1);

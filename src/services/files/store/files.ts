@@ -179,6 +179,13 @@ export async function subtreeOf(db: Kysely<any>, fileId: string): Promise<string
   return rows.map((r) => r.file_id as string);
 }
 
+/** Those of `fileIds` that are `ancestorId` or below it. */
+export async function within(db: Kysely<any>, ancestorId: string, fileIds: string[]): Promise<Set<string>> {
+  if (fileIds.length === 0) return new Set();
+  const rows = await db.selectFrom('files_ancestors').select('file_id').where('ancestor_id', '=', ancestorId).where(inList(db, 'file_id', fileIds)).execute();
+  return new Set(rows.map((r) => r.file_id as string));
+}
+
 export async function isAncestor(db: Kysely<any>, ancestorId: string, fileId: string): Promise<boolean> {
   const row = await db.selectFrom('files_ancestors').select('file_id').where('file_id', '=', fileId).where('ancestor_id', '=', ancestorId).executeTakeFirst();
   return row !== undefined;
