@@ -65,7 +65,9 @@ for (const database of DATABASES) {
         assert.equal(made.status, 200, made.text);
       }
       expectError(await bob(`/calendars/${enc(cal)}/events`, { body: T }), 403, 'requiredAccessLevel');
-      expectError(await carol(`/calendars/${enc(cal)}/acl`), 403, 'requiredAccessLevel');
+      // Writers read the ACL; only owners change it.
+      assert.equal((await carol(`/calendars/${enc(cal)}/acl`)).status, 200);
+      expectError(await carol(`/calendars/${enc(cal)}/acl`, { body: { role: 'reader', scope: { type: 'user', value: BOB } } }), 403, 'requiredAccessLevel');
 
       // Not on a member's list by itself; added, it shows the member's role.
       expectError(await carol(`/users/me/calendarList/${enc(cal)}`), 404, 'notFound');

@@ -24,6 +24,12 @@ async function all(a: Api, path: string): Promise<{ items: any[]; nextSyncToken:
   return { items, nextSyncToken: res.body.nextSyncToken };
 }
 
+/** A change of the ACL by someone who is not an owner. */
+const refusedChange = (res: { status: number; body: any }) => {
+  expectError(res, 403, 'requiredAccessLevel');
+  assert.equal(res.body.error.message, 'You need to have owner access to this calendar.');
+};
+
 const roles = (items: any[]) => items.map((r) => `${r.id}=${r.role ?? (r.deleted ? 'deleted' : r.accessRole)}`);
 
 /** The 400 of a refused write: its reason and location. */
@@ -248,8 +254,15 @@ for (const database of DATABASES) {
       expectError(await dev(`${acl}/default`), 404, 'notFound');
       expectError(await dev(`${acl}/default`, { method: 'PATCH', body: { role: 'reader' } }), 404, 'notFound');
       expectError(await dev(`${acl}/default`, { method: 'DELETE' }), 404, 'notFound');
-      // A writer through the domain rule still cannot read the ACL.
-      expectError(await bob(acl), 403, 'requiredAccessLevel');
+      // A writer through the domain rule reads the ACL (Calendar's writer role "provides read access to the calendar's
+      // ACLs") and may watch it, but changes nothing.
+      assert.deepEqual(roles((await bob(acl)).body.items), [`user:${DEV}=owner`, 'domain:example.test=writer']);
+      assert.equal((await bob(`${acl}/${enc('domain:example.test')}`)).body.role, 'writer');
+      assert.equal((await bob(`${acl}/watch`, { body: { id: 'acl-writer', type: 'web_hook', address: 'http://127.0.0.1:9/hook' } })).status, 200);
+      refusedChange(await bob(acl, { body: { role: 'reader', scope: { type: 'default' } } }));
+      refusedChange(await bob(`${acl}/${enc('domain:example.test')}`, { method: 'PATCH', body: { role: 'reader' } }));
+      refusedChange(await bob(`${acl}/${enc('domain:example.test')}`, { method: 'DELETE' }));
+      assert.deepEqual(roles((await dev(`${acl}?showDeleted=true`)).body.items), [`user:${DEV}=owner`, 'default=none', 'domain:example.test=writer']);
 
       const again = (await dev(acl, { body: { role: 'freeBusyReader', scope: { type: 'default' } } })).body;
       assert.equal(again.id, 'default');

@@ -53,21 +53,24 @@ for (const database of DATABASES) {
       assert.deepEqual(await sent('alice-busy'), ['sync 1']);
     });
 
-    it('an ACL channel hears changes only while its owner is an owner of the calendar', async () => {
+    it('an ACL channel hears changes only while its owner may read the ACL (writer or owner)', async () => {
       const cal = (await dev('/calendars', { body: { summary: 'Shared' } })).body.id;
       await share(cal, ALICE, 'owner');
       assert.equal((await watch(alice, cal, 'acl', 'alice-acl')).status, 200);
       assert.equal((await watch(dev, cal, 'acl', 'dev-acl')).status, 200);
 
-      // The change that takes the role away is the first one alice's channel does not hear.
+      // A writer still reads the ACL, so still hears; the change that takes that away is the first one she does not.
+      await share(cal, ALICE, 'writer');
+      assert.deepEqual(await sent('alice-acl'), ['sync 1', 'exists 2']);
       await share(cal, ALICE, 'reader');
       await share(cal, BOB, 'reader');
-      assert.deepEqual(await sent('alice-acl'), ['sync 1']);
-      assert.deepEqual(await sent('dev-acl'), ['sync 1', 'exists 2', 'exists 3']);
-
-      await share(cal, ALICE, 'owner');
       assert.deepEqual(await sent('alice-acl'), ['sync 1', 'exists 2']);
       assert.deepEqual(await sent('dev-acl'), ['sync 1', 'exists 2', 'exists 3', 'exists 4']);
+      expectError(await watch(alice, cal, 'acl', 'alice-acl-reader'), 403, 'requiredAccessLevel');
+
+      await share(cal, ALICE, 'owner');
+      assert.deepEqual(await sent('alice-acl'), ['sync 1', 'exists 2', 'exists 3']);
+      assert.deepEqual(await sent('dev-acl'), ['sync 1', 'exists 2', 'exists 3', 'exists 4', 'exists 5']);
     });
   });
 }

@@ -79,7 +79,7 @@ export class Calendars {
    * Which of these principals hold at least `need` on the calendar (its owner, or through the rules that apply to
    * them), read with one query for all their rules; none when the calendar is gone.
    */
-  async holders(db: Kysely<any>, calendarId: string, principalIds: string[], need: 'reader' | 'owner'): Promise<Set<string>> {
+  async holders(db: Kysely<any>, calendarId: string, principalIds: string[], need: 'reader' | 'writer' | 'owner'): Promise<Set<string>> {
     const calendar = await this.#store.calendar(db, calendarId);
     if (!calendar) return new Set();
     const members = new Map((await this.#store.principalEntries(db, principalIds)).map((p) => [p.principalId, p.entry]));

@@ -136,7 +136,7 @@ export class CalendarAdmin {
    * ones included; the last page carries `nextSyncToken`.
    */
   async aclList(caller: Caller, calendarId: string, query: Query): Promise<Record<string, unknown>> {
-    const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner');
+    const { calendar } = await this.#calendars.resolve(caller, calendarId, 'writer');
     const syncToken = strParam(query, 'syncToken', 4096);
     if (syncToken !== undefined) refuseWithSyncToken(query, [], ['showDeleted']);
     const showDeleted = boolParam(query, 'showDeleted');
@@ -163,7 +163,7 @@ export class CalendarAdmin {
   }
 
   async aclGet(caller: Caller, calendarId: string, ruleId: string): Promise<Record<string, unknown>> {
-    const { calendar } = await this.#calendars.resolve(caller, calendarId, 'owner');
+    const { calendar } = await this.#calendars.resolve(caller, calendarId, 'writer');
     const scope = parseRuleId(ruleId);
     const ownerEmail = await this.#ownerEmail(calendar);
     if (isOwnerScope(scope, ownerEmail)) return renderRule(ownerRule(calendar, ownerEmail));

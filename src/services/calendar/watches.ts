@@ -1,6 +1,6 @@
 // The watch topics (a calendar's events and ACL, a user's settings and calendar list) and the notifications their
 // changes send, inside the unit of work of the change. A calendar's topics notify only the channels whose owner can
-// still open that watch (reader on the events, owner on the ACL); a user's own topics need no check.
+// still open that watch (reader on the events, writer on the ACL); a user's own topics need no check.
 import type { Kysely } from 'kysely';
 import type { Channel, ChannelAudience, WatchChannels } from '../../core/google/watch-channels.ts';
 import type { ServiceContext } from '../../core/service.ts';
@@ -12,7 +12,7 @@ export const aclTopic = (calendarId: string) => `acl:${calendarId}`;
 export const eventsTopic = (calendarId: string) => `calendar:${calendarId}`;
 
 /** The role a calendar topic's watch needs, by topic prefix. */
-const CALENDAR_TOPICS: Record<string, 'reader' | 'owner'> = { 'calendar:': 'reader', 'acl:': 'owner' };
+const CALENDAR_TOPICS: Record<string, 'reader' | 'writer'> = { 'calendar:': 'reader', 'acl:': 'writer' };
 
 export class ResourceWatches {
   readonly #ctx: ServiceContext;

@@ -60,7 +60,7 @@ export function calendarRoutes(app: FastifyInstance, ctx: ServiceContext, s: Cal
   app.post(`${V3}/calendars/:calendarId/acl/watch`, documented({ params: CalendarIdParams, querystring: SystemQuery, body: WatchChannelBody }), async (req) => {
     const caller = await authenticate(req, ctx, 'read');
     return ctx.db.write(async (tx) => {
-      const { calendar } = await s.calendars.resolve(caller, p(req).calendarId, 'owner', tx);
+      const { calendar } = await s.calendars.resolve(caller, p(req).calendarId, 'writer', tx);
       return s.watches.open(tx, caller, aclTopic(calendar.id), `/calendars/${encodeURIComponent(calendar.id)}/acl`, req.body);
     });
   });
