@@ -228,6 +228,11 @@ export interface Backend {
   rootProtectedPaths?: string[];
   /** Paths whose body is the data itself (stored as sent, `null` values included); elsewhere `null` means absent. */
   arbitraryInputPaths?: string[];
+  /**
+   * Paths (besides the arbitrary-input ones) whose handlers keep numbers as sent (`ExactNumber` where a double would
+   * change the literal, see exact-numbers.ts); elsewhere every number of the body is a plain number.
+   */
+  exactNumberPaths?: string[];
   /** Markdown help and OpenAPI path items (paths relative to the mount, leading `/`). */
   help?(req: LogicalRequest): { help: string; paths: Record<string, unknown> };
   /** Called when the mount is removed (its storage is deleted by the core). */

@@ -5,6 +5,7 @@ import { SecretsError, type AuditTrail, type Auditor, type LogicalRequest, type 
 import { ROOT_NAMESPACE } from '../namespaces/registry.ts';
 import { hashOptionsOf, loadDevices, saveDevices, writeLine, type AuditDevice } from './devices.ts';
 import { requestEntry, responseEntry } from './entry.ts';
+import { stringifyExact } from '../exact-numbers.ts';
 
 export class FileAuditor implements Auditor {
   readonly #core: SecretsCore;
@@ -52,7 +53,7 @@ export class FileAuditor implements Auditor {
     let written = 0;
     for (const device of devices) {
       try {
-        await writeLine(device, `${JSON.stringify(build(device, time))}\n`);
+        await writeLine(device, `${stringifyExact(build(device, time))}\n`);
         written++;
       } catch (err) {
         this.#core.log.error({ err, device: device.path }, 'audit device failed to write');

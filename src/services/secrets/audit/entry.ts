@@ -1,6 +1,7 @@
 // Audit entries: one JSON object per request and per response, in the shape Vault's file device writes, with every
 // sensitive string replaced by `hmac-sha256:<hex>` under the device's own salt.
 import { createHmac } from 'node:crypto';
+import { ExactNumber } from '../exact-numbers.ts';
 import type { LogicalRequest, LogicalResponse, SecretsError } from '../contract.ts';
 
 export interface HashOptions {
@@ -18,7 +19,8 @@ export const hashValue = (salt: Buffer, value: string): string => `hmac-sha256:$
 export function hashStrings(value: unknown, salt: Buffer, keep: ReadonlySet<string> = new Set()): unknown {
   if (typeof value === 'string') return hashValue(salt, value);
   if (Array.isArray(value)) return value.map((v) => hashStrings(v, salt, keep));
-  if (value && typeof value === 'object') {
+  // Numbers are logged as they are, as Vault's audit does.
+  if (value && typeof value === 'object' && !(value instanceof ExactNumber)) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) out[k] = keep.has(k) ? v : hashStrings(v, salt, keep);
     return out;

@@ -1,5 +1,6 @@
 // Lenient field decoding as Vault clients rely on it: durations as seconds or Go duration strings, booleans and
 // integers as strings, lists as arrays or comma-separated strings. Each decoder throws a 400 naming the field.
+import { ExactNumber, numberOrValue } from '../exact-numbers.ts';
 import { badRequest } from '../contract.ts';
 
 const UNIT_SECONDS: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600, d: 86400 };
@@ -17,7 +18,8 @@ export function withoutNullFields(data: Record<string, unknown>): Record<string,
 }
 
 /** Seconds from `30`, `"30"`, `"1h30m"`, `"1.5h"`, `"500ms"` (rounded down to whole seconds). */
-export function parseDurationSeconds(value: unknown, field: string): number {
+export function parseDurationSeconds(given: unknown, field: string): number {
+  const value = numberOrValue(given);
   if (typeof value === 'number') {
     if (!Number.isFinite(value) || value < 0) throw badRequest(`invalid duration for ${field}`);
     return Math.floor(value);
@@ -38,7 +40,8 @@ export function parseDurationSeconds(value: unknown, field: string): number {
 }
 
 /** Go's ParseBool plus JSON booleans. */
-export function parseBool(value: unknown, field: string): boolean {
+export function parseBool(given: unknown, field: string): boolean {
+  const value = numberOrValue(given);
   if (typeof value === 'boolean') return value;
   if (typeof value === 'number' && (value === 0 || value === 1)) return value === 1;
   if (typeof value === 'string') {
@@ -49,7 +52,8 @@ export function parseBool(value: unknown, field: string): boolean {
 }
 
 /** Integers as numbers or decimal strings. */
-export function parseInteger(value: unknown, field: string): number {
+export function parseInteger(given: unknown, field: string): number {
+  const value = numberOrValue(given);
   if (typeof value === 'number' && Number.isInteger(value)) return value;
   if (typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim())) return Number(value.trim());
   throw badRequest(`invalid integer for ${field}: ${JSON.stringify(value)}`);
@@ -98,6 +102,8 @@ export const formatGoTime = (ms: number): string => new Date(ms).toISOString().r
 export function weakText(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return String(value);
+  // A number kept as sent is written as sent (Vault weakly decodes a json.Number to its own text).
+  if (value instanceof ExactNumber) return value.text;
   if (typeof value === 'boolean') return value ? '1' : '0';
   if (value === null) return '';
   return undefined;

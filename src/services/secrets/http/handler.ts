@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { nameCaller } from '../../../core/http/caller-name.ts';
 import { parseEveryType } from '../../../core/http/empty-body.ts';
 import { SecretsError, coreError } from '../contract.ts';
+import { stringifyExact } from '../exact-numbers.ts';
 import { applyCors, type CorsSettings } from './cors.ts';
 import { renderError, type Rendered } from './envelope.ts';
 import { clientToken, decodeBody, operationOf, queryData, secretsHeader, splitUrl } from './request.ts';
@@ -27,7 +28,7 @@ function send(reply: FastifyReply, rendered: Rendered, extra: Record<string, str
   if (own) for (const k in own) reply.header(k, own[k]);
   reply.code(rendered.status);
   if (rendered.body === undefined) return reply.type('application/json').send();
-  return reply.type('application/json').send(JSON.stringify(rendered.body));
+  return reply.type('application/json').send(stringifyExact(rendered.body));
 }
 
 export function installSecretsHttp(app: FastifyInstance, options: HandlerOptions): void {

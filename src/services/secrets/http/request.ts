@@ -1,6 +1,7 @@
 // Decoding an HTTP request into the router's input: method and query to operation, headers (X-Secrets-* with the
 // X-Vault-* aliases and Authorization: Bearer), and the lenient body rules (JSON without content type, form bodies).
 import { parseJsonBody } from '../../../core/http/json-body.ts';
+import { holdsInexactNumbers, parseExact } from '../exact-numbers.ts';
 import { SecretsError, badRequest } from '../contract.ts';
 import type { RoutedInput } from './router.ts';
 import { VERB_HEADER } from './verb-rewriter.ts';
@@ -93,6 +94,8 @@ export function decodeBody(body: Buffer | undefined, contentType: string | undef
   } catch (err) {
     throw badRequest(`failed to decode JSON input: ${(err as Error).message}`);
   }
+  // Well-formed and free of prototype keys: parsed again, exactly, when a number's text would not survive a double.
+  if (holdsInexactNumbers(text)) parsed = parseExact(text);
   if (parsed === null) return {};
   if (typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw badRequest(`failed to decode JSON input: json: cannot unmarshal ${Array.isArray(parsed) ? 'array' : typeof parsed} into Go value of type map[string]interface {}`);

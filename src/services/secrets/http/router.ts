@@ -22,6 +22,7 @@ import { render, renderError, type Rendered } from './envelope.ts';
 import type { Wrapping } from '../sys/wrapping.ts';
 import { helpResponse } from './help.ts';
 import { withoutNullFields } from './fields.ts';
+import { withPlainNumbers } from '../exact-numbers.ts';
 
 /** What the HTTP layer hands over: the operation before the existence check (`write` = POST/PUT). */
 export interface RoutedInput {
@@ -57,6 +58,8 @@ interface Target {
   rootProtected: boolean;
   /** The body is stored as sent; elsewhere null fields are dropped before any handler reads them. */
   arbitraryInput: boolean;
+  /** The body's numbers reach the handler as sent (ExactNumbers); elsewhere as plain numbers. */
+  exactNumbers: boolean;
 }
 
 const SEGMENT_ENDING_IN_DOT = /\.(?:\/|$)/;
@@ -91,7 +94,7 @@ export class Router {
         relativePath: target.relativePath,
         mountPath: target.mountPath,
         mount: target.mount,
-        data: target.arbitraryInput ? input.data : withoutNullFields(input.data),
+        data: target.arbitraryInput ? input.data : withoutNullFields(target.exactNumbers ? input.data : withPlainNumbers(input.data)),
         query: input.query,
         clientToken: input.clientToken,
         headers: input.headers,
@@ -181,6 +184,7 @@ export class Router {
         unauthenticated: Boolean(route?.unauthenticated),
         rootProtected: Boolean(route?.rootProtected),
         arbitraryInput: Boolean(route?.arbitraryInput),
+        exactNumbers: Boolean(route?.arbitraryInput),
       };
     }
     if (core.barrier.sealed) throw new SecretsError(503, 'Vault is sealed');
@@ -188,7 +192,7 @@ export class Router {
     const inner = auth ? path.slice(5) : path;
     const mounted = await core.mounts.resolve(namespace, auth ? 'auth' : 'secret', inner);
     if (!mounted) {
-      return { mountPath: '', mountType: '', relativePath: path, storage: core.systemStorage(namespace), unauthenticated: false, rootProtected: false, arbitraryInput: false };
+      return { mountPath: '', mountType: '', relativePath: path, storage: core.systemStorage(namespace), unauthenticated: false, rootProtected: false, arbitraryInput: false, exactNumbers: false };
     }
     const relativePath = inner.length >= mounted.entry.path.length ? inner.slice(mounted.entry.path.length) : '';
     return {
@@ -201,6 +205,7 @@ export class Router {
       unauthenticated: matchesPathPattern(mounted.backend.unauthenticatedPaths, relativePath),
       rootProtected: matchesPathPattern(mounted.backend.rootProtectedPaths, relativePath),
       arbitraryInput: matchesPathPattern(mounted.backend.arbitraryInputPaths, relativePath),
+      exactNumbers: matchesPathPattern(mounted.backend.arbitraryInputPaths, relativePath) || matchesPathPattern(mounted.backend.exactNumberPaths, relativePath),
     };
   }
 

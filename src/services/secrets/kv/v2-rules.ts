@@ -1,6 +1,7 @@
 // Pure rules of KV version 2: key metadata, check-and-set, the window of kept versions, soft-deletion by time, merge
 // patch, subkeys. No I/O; the engine (v2.ts) loads and stores what these functions produce.
 import { badRequest } from '../contract.ts';
+import { ExactNumber, numberOrValue } from '../exact-numbers.ts';
 
 export interface VersionMeta {
   created_time: string;
@@ -56,7 +57,8 @@ export function checkCas(meta: KeyMetadata | undefined, config: EngineConfig, ca
     if (required) throw badRequest('check-and-set parameter required for this call');
     return;
   }
-  const n = typeof cas === 'number' ? cas : typeof cas === 'string' && /^\d+$/.test(cas) ? Number(cas) : NaN;
+  const given = numberOrValue(cas);
+  const n = typeof given === 'number' ? given : typeof given === 'string' && /^\d+$/.test(given) ? Number(given) : NaN;
   if (!Number.isInteger(n) || n < 0) throw badRequest('error parsing check-and-set parameter');
   if (n !== (meta?.current_version ?? 0)) throw badRequest('check-and-set parameter did not match the current version');
 }
@@ -126,8 +128,8 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
 
 /** RFC 7396 JSON merge patch. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
-  const out: Record<string, unknown> = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch) || patch instanceof ExactNumber) return patch;
+  const out: Record<string, unknown> = target && typeof target === 'object' && !Array.isArray(target) && !(target instanceof ExactNumber) ? { ...(target as Record<string, unknown>) } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
     else setOwn(out, k, mergePatch(Object.prototype.hasOwnProperty.call(out, k) ? out[k] : undefined, v));
@@ -137,7 +139,7 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
 
 /** The structure of `data` with every leaf replaced by null, down to `depth` levels (0 = unlimited). */
 export function subkeys(data: unknown, depth: number, level = 1): unknown {
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return null;
+  if (data === null || typeof data !== 'object' || Array.isArray(data) || data instanceof ExactNumber) return null;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(data)) {
     setOwn(out, k, depth !== 0 && level >= depth ? null : subkeys(v, depth, level + 1));

@@ -259,6 +259,8 @@ export function kvV2(ctx: BackendContext): Backend {
   }
 
   return {
+    // Secret data and custom metadata keep their numbers as sent; options and settings are read as plain numbers.
+    exactNumberPaths: ['data/*', 'metadata/*'],
     async exists(req) {
       const { prefix, key } = split(req.relativePath);
       if (prefix === 'config') return true;

@@ -2,6 +2,7 @@
 // in-process lock per key for read-modify-write sequences.
 import { deepFreeze } from '../../../core/deep-freeze.ts';
 import type { BarrierStorage, StoredRevision } from '../contract.ts';
+import { decodeStored, encodeStored } from '../exact-numbers.ts';
 import type { Barrier } from './barrier.ts';
 
 /** Serialises async critical sections per key within this process. */
@@ -61,9 +62,9 @@ export class LogicalStorage implements BarrierStorage {
     const peeked = this.#barrier.peek(this.#prefix + key);
     const value = peeked === undefined ? await this.#barrier.get(this.#prefix + key) : (peeked ?? undefined);
     if (value === undefined) return undefined;
-    if (!this.#parsed) return JSON.parse(value.toString('utf8')) as T;
+    if (!this.#parsed) return decodeStored(value.toString('utf8')) as T;
     let parsed = this.#parsed.get(value);
-    if (parsed === undefined) this.#parsed.set(value, (parsed = deepFreeze(JSON.parse(value.toString('utf8')))));
+    if (parsed === undefined) this.#parsed.set(value, (parsed = deepFreeze(decodeStored(value.toString('utf8')))));
     return parsed as T;
   }
 
@@ -72,7 +73,7 @@ export class LogicalStorage implements BarrierStorage {
   }
 
   async put(key: string, value: unknown): Promise<void> {
-    await this.#barrier.put(this.#prefix + key, Buffer.from(JSON.stringify(value), 'utf8'));
+    await this.#barrier.put(this.#prefix + key, Buffer.from(encodeStored(value), 'utf8'));
   }
 
   async delete(key: string): Promise<void> {
@@ -81,14 +82,14 @@ export class LogicalStorage implements BarrierStorage {
 
   async read<T = unknown>(key: string): Promise<{ value: T | undefined; revision: StoredRevision }> {
     const { plaintext, revision } = await this.#barrier.read(this.#prefix + key);
-    return { value: plaintext === undefined ? undefined : (JSON.parse(plaintext.toString('utf8')) as T), revision };
+    return { value: plaintext === undefined ? undefined : (decodeStored(plaintext.toString('utf8')) as T), revision };
   }
 
   async batch(ops: Array<{ key: string; value?: unknown }>, guard?: { key: string; revision: StoredRevision }): Promise<void> {
     await this.#barrier.writeMany(
       ops.map((op) => ({
         path: this.#prefix + op.key,
-        plaintext: op.value === undefined ? null : Buffer.from(JSON.stringify(op.value), 'utf8'),
+        plaintext: op.value === undefined ? null : Buffer.from(encodeStored(op.value), 'utf8'),
       })),
       guard ? { path: this.#prefix + guard.key, expected: guard.revision } : undefined,
     );
