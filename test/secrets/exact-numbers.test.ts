@@ -3,16 +3,13 @@
 // custom_metadata writes a number's own text, typed fields still read such literals as numbers, and a string cannot
 // pass itself off as a kept number.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
-import type { Kysely } from 'kysely';
-import { Barrier } from '../../src/services/secrets/storage/barrier.ts';
+import { describe, it } from 'node:test';
+import type { Barrier } from '../../src/services/secrets/storage/barrier.ts';
 import { LogicalStorage } from '../../src/services/secrets/storage/logical.ts';
-import { PhysicalStorage, storageMigrations } from '../../src/services/secrets/storage/physical.ts';
 import { suiteDatabase } from '../helpers/database.ts';
 import { ExactNumber, holdsInexactNumbers, parseExact, stringifyExact, withPlainNumbers } from '../../src/services/secrets/exact-numbers.ts';
-import { DATABASES, type TestRuntime } from '../helpers/runtime.ts';
-import { startSecrets, vault } from './helpers.ts';
+import { DATABASES } from '../helpers/runtime.ts';
+import { secretsSuite, unsealedBarrier } from './helpers.ts';
 
 /** The data of a KV v2 write, as text: every literal here would change through a double but `3` and `0.5`. */
 const DATA = '{"big":12345678901234567890,"price":1.50,"kilo":1e3,"zero":-0,"plain":3,"half":0.5,"text":"1.50","list":[2.10,{"deep":9007199254740993}]}';
@@ -52,13 +49,9 @@ describe('exact numbers: scanning, parsing and writing', () => {
 });
 
 describe('exact numbers in storage: the literal is what is stored, never the in-process marker', () => {
-  const rootKey = randomBytes(32);
   let barrier: Barrier;
   suiteDatabase('sqlite', async (db) => {
-    for (const m of Object.values(storageMigrations)) await m.up(db.kysely as Kysely<any>);
-    barrier = new Barrier(new PhysicalStorage(db));
-    await barrier.initialize(rootKey, Date.now());
-    await barrier.unseal(rootKey);
+    ({ barrier } = await unsealedBarrier(db));
   });
 
   it('writes by put and by batch store the literal, marked to be read back exactly; plain values stay plain JSON', async () => {
@@ -76,19 +69,13 @@ describe('exact numbers in storage: the literal is what is stored, never the in-
 
 for (const database of DATABASES) {
   describe(`secrets keep the numbers of secret data as sent (${database})`, () => {
-    let t: TestRuntime;
-    let v: ReturnType<typeof vault>;
-    before(async () => {
-      t = await startSecrets(database);
-      v = vault(t);
-    });
-    after(async () => t.close());
+    const suite = secretsSuite(database);
+    const { v } = suite;
 
     it('KV v2: a write reads back exactly, also after a restart, and a PATCH keeps the literals it does not change', async () => {
       assert.equal((await v('secret/data/numbers', { raw: `{"data":${DATA}}` })).status, 200);
       assert.equal(secretText((await v('secret/data/numbers')).text), DATA);
-      await t.restart();
-      v = vault(t);
+      await suite.t.restart();
       assert.equal(secretText((await v('secret/data/numbers')).text), DATA);
 
       const patched = await v('secret/data/numbers', { method: 'PATCH', raw: '{"data":{"price":2.50,"plain":null}}', headers: MERGE_PATCH });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { DATABASES, type TestRuntime } from '../helpers/runtime.ts';
-import { startSecrets, vault } from './helpers.ts';
+import { DATABASES } from '../helpers/runtime.ts';
+import { secretsSuite } from './helpers.ts';
 
 const segment = fc.oneof(
   fc.constantFrom('secret', 'data', 'metadata', 'delete', 'undelete', 'destroy', 'subkeys', 'config', 'sys', 'mounts', 'tune', 'remount', 'namespaces', 'auth', 'token', 'cubbyhole', 'internal', 'ui', 'seal', 'unseal', 'init', 'health', 'key-status', 'rotate', 'cors'),
@@ -16,13 +16,8 @@ const body = fc.oneof(
 
 for (const database of DATABASES) {
   describe(`secrets never answers 500 to bad input (${database})`, () => {
-    let t: TestRuntime;
-    let v: ReturnType<typeof vault>;
-    before(async () => {
-      t = await startSecrets(database);
-      v = vault(t);
-    });
-    after(async () => t.close());
+    const suite = secretsSuite(database);
+    const { v } = suite;
 
     it('answers every generated request with a Vault-format status below 500', async () => {
       await fc.assert(

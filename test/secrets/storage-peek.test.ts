@@ -2,24 +2,17 @@
 // current plaintext, null for a path known to be absent, and nothing (undefined) when only the database can tell:
 // not cached yet, no cache (PostgreSQL, shared by several instances), or sealed.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import type { Kysely } from 'kysely';
-import { Barrier } from '../../src/services/secrets/storage/barrier.ts';
+import type { Barrier } from '../../src/services/secrets/storage/barrier.ts';
 import { LogicalStorage } from '../../src/services/secrets/storage/logical.ts';
-import { PhysicalStorage, storageMigrations } from '../../src/services/secrets/storage/physical.ts';
 import { suiteDatabase } from '../helpers/database.ts';
+import { unsealedBarrier } from './helpers.ts';
 
 describe('storage peek (sqlite, value cache on)', () => {
-  const rootKey = randomBytes(32);
-  let physical: PhysicalStorage;
+  let rootKey: Buffer;
   let barrier: Barrier;
   suiteDatabase('sqlite', async (db) => {
-    for (const m of Object.values(storageMigrations)) await m.up(db.kysely as Kysely<any>);
-    physical = new PhysicalStorage(db, { cache: true });
-    barrier = new Barrier(physical);
-    await barrier.initialize(rootKey, Date.now());
-    await barrier.unseal(rootKey);
+    ({ barrier, rootKey } = await unsealedBarrier(db, { cache: true }));
   });
 
   it('answers from the cache only, with what a full read answers', async () => {
@@ -57,13 +50,9 @@ describe('storage peek (sqlite, value cache on)', () => {
 });
 
 describe('storage peek (sqlite, no value cache: as on PostgreSQL)', () => {
-  const rootKey = randomBytes(32);
   let barrier: Barrier;
   suiteDatabase('sqlite', async (db) => {
-    for (const m of Object.values(storageMigrations)) await m.up(db.kysely as Kysely<any>);
-    barrier = new Barrier(new PhysicalStorage(db));
-    await barrier.initialize(rootKey, Date.now());
-    await barrier.unseal(rootKey);
+    ({ barrier } = await unsealedBarrier(db));
   });
 
   it('never answers: every read goes to the database', async () => {
