@@ -4,6 +4,7 @@
 // pass itself off as a kept number.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import type { Barrier } from '../../src/services/secrets/storage/barrier.ts';
 import { LogicalStorage } from '../../src/services/secrets/storage/logical.ts';
 import { suiteDatabase } from '../helpers/database.ts';
@@ -42,9 +43,33 @@ describe('exact numbers: scanning, parsing and writing', () => {
     assert.equal(value.b[1], 2);
     assert.equal(stringifyExact(value), '{"a":1.50,"b":[1e3,2],"c":"1.50","a2":2}');
     assert.deepEqual(withPlainNumbers(value), { a: 1.5, b: [1000, 2], c: '1.50', a2: 2 });
+    assert.equal(stringifyExact(parseExact('\uFEFF{"a":1.50}')), '{"a":1.50}', 'a byte order mark is skipped');
     // A string shaped like the marker (without this process's random part) stays a string.
     const forged = { s: '\u0000exact-number:0000000000000000:42' };
     assert.equal(stringifyExact(forged), JSON.stringify(forged));
+  });
+});
+
+/** JSON number literals of every shape: big integers, decimals with trailing zeros, exponents. */
+const literal = fc.oneof(
+  fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map(String),
+  fc.tuple(fc.integer({ min: -999, max: 999 }), fc.nat({ max: 99999 }), fc.nat({ max: 4 })).map(([whole, fraction, zeros]) => `${whole}.${fraction}${'0'.repeat(zeros)}`),
+  fc.tuple(fc.integer({ min: 1, max: 9 }), fc.constantFrom('e', 'E', 'e+', 'e-'), fc.nat({ max: 40 })).map(([m, e, x]) => `${m}${e}${x}`),
+);
+
+describe('exact numbers: any literal survives a parse and a write (property)', () => {
+  it('writes back every literal as sent, and reads it as the number it names', () => {
+    fc.assert(
+      fc.property(literal, literal, literal, fc.string(), (a, b, c, text) => {
+        const json = `{"a":${a},"list":[${b},{"c":${c}}],"s":${JSON.stringify(text)}}`;
+        const value = parseExact(json) as { a: unknown; list: [unknown, { c: unknown }]; s: string };
+        assert.equal(stringifyExact(value), json);
+        assert.equal(Number(value.a), Number(a));
+        assert.equal(Number(value.list[1].c), Number(c));
+        assert.equal(value.s, text);
+        assert.equal(holdsInexactNumbers(json), [a, b, c].some((l) => String(Number(l)) !== l));
+      }),
+    );
   });
 });
 
@@ -103,6 +128,9 @@ for (const database of DATABASES) {
       assert.equal((await v('sys/mounts/kv1', { body: { type: 'kv', options: { version: '1' } } })).status, 204);
       assert.equal((await v('kv1/numbers', { raw: DATA })).status, 204);
       assert.equal(dataText((await v('kv1/numbers')).text, 'data'), DATA);
+      // A body with a byte order mark, as some clients send it.
+      assert.equal((await v('kv1/bom', { raw: `\uFEFF${DATA}` })).status, 204);
+      assert.equal(dataText((await v('kv1/bom')).text, 'data'), DATA);
 
       assert.equal((await v('cubbyhole/numbers', { raw: DATA })).status, 204);
       assert.equal(dataText((await v('cubbyhole/numbers')).text, 'data'), DATA);

@@ -58,7 +58,8 @@ const parsedExactly = new WeakSet<object>();
 
 /** Parses JSON (already known to be well-formed) with ExactNumbers where a double would change a literal. */
 export function parseExact(text: string): unknown {
-  const value = parseLossless(text, undefined, {
+  // A leading byte order mark is skipped, as the plain parse skips it.
+  const value = parseLossless(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, undefined, {
     parseNumber: (literal) => (survivesDouble(literal) ? Number(literal) : new ExactNumber(literal)),
     // The last of a repeated key wins, as in JSON.parse and Vault's decoder.
     onDuplicateKey: ({ newValue }) => newValue,

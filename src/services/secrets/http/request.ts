@@ -95,7 +95,14 @@ export function decodeBody(body: Buffer | undefined, contentType: string | undef
     throw badRequest(`failed to decode JSON input: ${(err as Error).message}`);
   }
   // Well-formed and free of prototype keys: parsed again, exactly, when a number's text would not survive a double.
-  if (holdsInexactNumbers(text)) parsed = parseExact(text);
+  // Should the exact parser refuse what the plain one took, the plain value stands.
+  if (holdsInexactNumbers(text)) {
+    try {
+      parsed = parseExact(text);
+    } catch {
+      // the plain parse above
+    }
+  }
   if (parsed === null) return {};
   if (typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw badRequest(`failed to decode JSON input: json: cannot unmarshal ${Array.isArray(parsed) ? 'array' : typeof parsed} into Go value of type map[string]interface {}`);
