@@ -122,6 +122,18 @@ for (const database of DATABASES) {
       assert.equal(meta.body.data.max_versions, 5);
       assert.deepEqual(meta.body.data.custom_metadata, { price: '1.50', count: '7' });
       assert.equal(secretText((await v('secret/data/typed')).text), '{"a":2}');
+
+      // A field whose shape is checked sees the number it names: refused as a plain number is, changing nothing.
+      for (const [path, raw, error] of [
+        ['secret/data/typed', '{"data":1.50}', 'data must be a JSON object'],
+        ['secret/data/typed', '{"data":[1.50]}', 'data must be a JSON object'],
+        ['secret/metadata/typed', '{"custom_metadata":1.50}', 'invalid map for custom_metadata'],
+      ]) {
+        const refused = await v(path, { raw });
+        assert.deepEqual([refused.status, refused.body], [400, { errors: [error] }], raw);
+      }
+      assert.equal(secretText((await v('secret/data/typed')).text), '{"a":2}');
+      assert.deepEqual((await v('secret/metadata/typed')).body.data.custom_metadata, { price: '1.50', count: '7' });
     });
 
     it('KV v1, the cubbyhole, wrapping and unwrapping keep them too', async () => {

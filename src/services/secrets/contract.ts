@@ -229,8 +229,9 @@ export interface Backend {
   /** Paths whose body is the data itself (stored as sent, `null` values included); elsewhere `null` means absent. */
   arbitraryInputPaths?: string[];
   /**
-   * Paths (besides the arbitrary-input ones) whose handlers keep numbers as sent (`ExactNumber` where a double would
-   * change the literal, see exact-numbers.ts); elsewhere every number of the body is a plain number.
+   * Paths (besides the arbitrary-input ones) whose handlers keep the numbers inside the body's fields as sent
+   * (`ExactNumber` where a double would change the literal, see exact-numbers.ts; the fields themselves are plain);
+   * elsewhere every number of the body is a plain number.
    */
   exactNumberPaths?: string[];
   /** Markdown help and OpenAPI path items (paths relative to the mount, leading `/`). */

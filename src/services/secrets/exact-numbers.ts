@@ -89,6 +89,17 @@ export const decodeStored = (text: string): unknown => (text.startsWith(EXACT_ST
 /** A request body with every ExactNumber as a plain number, for routes whose fields are typed (unchanged if none). */
 export const withPlainNumbers = <T>(data: T): T => (data !== null && typeof data === 'object' && parsedExactly.has(data) ? (plainNumbers(data) as T) : data);
 
+/**
+ * A request body whose own fields are plain numbers, the values inside them kept as sent: a field whose shape a
+ * handler checks (`data` must be a map) sees the number it names, the data inside it keeps its literals.
+ */
+export function withPlainFields<T extends Record<string, unknown>>(data: T): T {
+  if (!parsedExactly.has(data)) return data;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(data)) Object.defineProperty(out, k, { value: v instanceof ExactNumber ? v.valueOf() : v, enumerable: true, writable: true, configurable: true });
+  return out as T;
+}
+
 function plainNumbers(value: unknown): unknown {
   if (value instanceof ExactNumber) return value.valueOf();
   if (Array.isArray(value)) return value.map(plainNumbers);

@@ -22,7 +22,7 @@ import { render, renderError, type Rendered } from './envelope.ts';
 import type { Wrapping } from '../sys/wrapping.ts';
 import { helpResponse } from './help.ts';
 import { withoutNullFields } from './fields.ts';
-import { withPlainNumbers } from '../exact-numbers.ts';
+import { withPlainFields, withPlainNumbers } from '../exact-numbers.ts';
 
 /** What the HTTP layer hands over: the operation before the existence check (`write` = POST/PUT). */
 export interface RoutedInput {
@@ -94,7 +94,7 @@ export class Router {
         relativePath: target.relativePath,
         mountPath: target.mountPath,
         mount: target.mount,
-        data: target.arbitraryInput ? input.data : withoutNullFields(target.exactNumbers ? input.data : withPlainNumbers(input.data)),
+        data: target.arbitraryInput ? input.data : withoutNullFields(target.exactNumbers ? withPlainFields(input.data) : withPlainNumbers(input.data)),
         query: input.query,
         clientToken: input.clientToken,
         headers: input.headers,
