@@ -11,3 +11,8 @@ export function own<V>(table: Readonly<Record<string, V>>, key: string): V | und
 export function dictionary<V>(): Record<string, V> {
   return Object.create(null) as Record<string, V>;
 }
+
+/** Sets an own property even for keys such as `__proto__`, which plain assignment would treat as the prototype. */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}

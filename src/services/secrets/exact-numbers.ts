@@ -4,6 +4,7 @@
 // such a literal take the slower exact parse.
 import { parse as parseLossless } from 'lossless-json';
 import { randomBytes } from 'node:crypto';
+import { setOwn } from '../../core/own.ts';
 
 /** A JSON number kept as its literal text. */
 export class ExactNumber {
@@ -70,8 +71,12 @@ export function parseExact(text: string): unknown {
 
 /** JSON text of a value that may hold ExactNumbers, each written as its literal. */
 export function stringifyExact(value: unknown): string {
-  const text = JSON.stringify(value);
-  return text !== undefined && text.includes(MARKER_IN_JSON) ? text.replace(MARKED, '$1') : text;
+  return literalsRestored(JSON.stringify(value)).text;
+}
+
+/** JSON.stringify's text with each ExactNumber's marker replaced by its literal, and whether there was any. */
+function literalsRestored(text: string): { text: string; exact: boolean } {
+  return text !== undefined && text.includes(MARKER_IN_JSON) ? { text: text.replace(MARKED, '$1'), exact: true } : { text, exact: false };
 }
 
 /** A stored value starting with this character holds literals a double would change: it is read back exactly. */
@@ -79,8 +84,8 @@ const EXACT_STORED = '\u0001';
 
 /** The stored text of a value: JSON, marked when it holds ExactNumbers. */
 export function encodeStored(value: unknown): string {
-  const text = JSON.stringify(value);
-  return text.includes(MARKER_IN_JSON) ? EXACT_STORED + text.replace(MARKED, '$1') : text;
+  const { text, exact } = literalsRestored(JSON.stringify(value));
+  return exact ? EXACT_STORED + text : text;
 }
 
 /** A value from its stored text (`encodeStored`'s, or plain JSON written before numbers were kept exactly). */
@@ -96,7 +101,7 @@ export const withPlainNumbers = <T>(data: T): T => (data !== null && typeof data
 export function withPlainFields<T extends Record<string, unknown>>(data: T): T {
   if (!parsedExactly.has(data)) return data;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(data)) Object.defineProperty(out, k, { value: v instanceof ExactNumber ? v.valueOf() : v, enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of Object.entries(data)) setOwn(out, k, numberOrValue(v));
   return out as T;
 }
 
@@ -105,7 +110,7 @@ function plainNumbers(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(plainNumbers);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: plainNumbers(v), enumerable: true, writable: true, configurable: true });
+    for (const [k, v] of Object.entries(value)) setOwn(out, k, plainNumbers(v));
     return out;
   }
   return value;

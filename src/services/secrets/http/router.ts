@@ -195,6 +195,7 @@ export class Router {
       return { mountPath: '', mountType: '', relativePath: path, storage: core.systemStorage(namespace), unauthenticated: false, rootProtected: false, arbitraryInput: false, exactNumbers: false };
     }
     const relativePath = inner.length >= mounted.entry.path.length ? inner.slice(mounted.entry.path.length) : '';
+    const arbitraryInput = matchesPathPattern(mounted.backend.arbitraryInputPaths, relativePath);
     return {
       mountPath: (auth ? 'auth/' : '') + mounted.entry.path,
       mountType: mounted.entry.type,
@@ -204,8 +205,8 @@ export class Router {
       backend: mounted.backend,
       unauthenticated: matchesPathPattern(mounted.backend.unauthenticatedPaths, relativePath),
       rootProtected: matchesPathPattern(mounted.backend.rootProtectedPaths, relativePath),
-      arbitraryInput: matchesPathPattern(mounted.backend.arbitraryInputPaths, relativePath),
-      exactNumbers: matchesPathPattern(mounted.backend.arbitraryInputPaths, relativePath) || matchesPathPattern(mounted.backend.exactNumberPaths, relativePath),
+      arbitraryInput,
+      exactNumbers: arbitraryInput || matchesPathPattern(mounted.backend.exactNumberPaths, relativePath),
     };
   }
 

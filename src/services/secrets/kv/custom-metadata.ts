@@ -1,7 +1,7 @@
 // KV v2 custom_metadata: decoding the request's map to strings and Vault's limits on keys and values.
 import { badRequest } from '../contract.ts';
 import { weakText } from '../http/fields.ts';
-import { setOwn } from './v2-rules.ts';
+import { setOwn } from '../../../core/own.ts';
 
 const CUSTOM_METADATA_ERROR = 'custom_metadata validation failed';
 

@@ -1,5 +1,6 @@
 // Pure rules of KV version 2: key metadata, check-and-set, the window of kept versions, soft-deletion by time, merge
 // patch, subkeys. No I/O; the engine (v2.ts) loads and stores what these functions produce.
+import { setOwn } from '../../../core/own.ts';
 import { badRequest } from '../contract.ts';
 import { ExactNumber, numberOrValue } from '../exact-numbers.ts';
 
@@ -119,11 +120,6 @@ export function parseVersions(value: unknown): number[] {
     if (!Number.isInteger(n) || n < 0) throw badRequest(`invalid version ${JSON.stringify(v)}`);
     return n;
   });
-}
-
-/** Sets an own property even for keys such as `__proto__`, which plain assignment would treat as the prototype. */
-export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** RFC 7396 JSON merge patch. */
