@@ -228,8 +228,12 @@ for (const database of DATABASES) {
       assert.deepEqual(roles((await all(bob, `/users/me/calendarList?syncToken=${enc(bobStart.nextSyncToken)}`)).items), [`${cal}=deleted`]);
       assert.deepEqual((await all(alice, `/users/me/calendarList?syncToken=${enc(aliceStart.nextSyncToken)}`)).items, []);
       assert.equal((await alice(`/users/me/calendarList/${enc(cal)}`)).body.accessRole, 'freeBusyReader');
-      // A rule set to none still names a rule; deleted, it is a tombstone.
-      assert.equal((await dev(`${acl}/${enc('domain:example.test')}`)).body.role, 'none');
+      // A rule set to none is deleted: a tombstone, listed only with showDeleted, 404 to get and patch.
+      assert.equal((await dev(`${acl}/${enc('domain:example.test')}`)).status, 404);
+      assert.equal((await dev(`${acl}/${enc('domain:example.test')}`, { method: 'PATCH', body: { role: 'reader' } })).status, 404);
+      assert.equal((await all(dev, acl)).items.some((r: any) => r.id === 'domain:example.test'), false);
+      const shown = (await all(dev, `${acl}?showDeleted=true`)).items.find((r: any) => r.id === 'domain:example.test');
+      assert.equal(shown.role, 'none');
     });
 
     it('acl tombstones and sync carry the new rule ids and scopes; acl.watch is told of every change', async () => {
@@ -267,7 +271,21 @@ for (const database of DATABASES) {
       const again = (await dev(acl, { body: { role: 'freeBusyReader', scope: { type: 'default' } } })).body;
       assert.equal(again.id, 'default');
       assert.notEqual(again.etag, first.etag);
-      assert.deepEqual(roles((await all(dev, `${acl}?syncToken=${enc(changed.nextSyncToken)}`)).items), ['default=freeBusyReader']);
+      const afterAgain = await all(dev, `${acl}?syncToken=${enc(changed.nextSyncToken)}`);
+      assert.deepEqual(roles(afterAgain.items), ['default=freeBusyReader']);
+
+      // Written with role none (insert or update), a rule is deleted: sync reports it, the list shows it only with
+      // showDeleted, and it gives nobody anything.
+      const none = await dev(acl, { body: { role: 'none', scope: { type: 'user', value: ALICE } } });
+      assert.equal(none.status, 200, none.text);
+      assert.equal(none.body.role, 'none');
+      assert.equal((await dev(`${acl}/default`, { method: 'PUT', body: { role: 'none', scope: { type: 'default' } } })).body.role, 'none');
+      expectError(await dev(`${acl}/${enc(`user:${ALICE}`)}`), 404, 'notFound');
+      // Rules add up: a deleted user rule takes nothing away from what alice's domain rule gives her.
+      assert.equal((await alice(`/calendars/${enc(cal)}/events`, { body: { ...T, summary: 'by the domain' } })).status, 200);
+      assert.deepEqual(roles((await dev(acl)).body.items), [`user:${DEV}=owner`, 'domain:example.test=writer']);
+      assert.deepEqual(roles((await dev(`${acl}?showDeleted=true`)).body.items), [`user:${DEV}=owner`, 'default=none', 'domain:example.test=writer', `user:${ALICE}=none`]);
+      assert.deepEqual(roles((await all(dev, `${acl}?syncToken=${enc(afterAgain.nextSyncToken)}`)).items), ['default=none', `user:${ALICE}=none`]);
     });
 
     it('the googleapis client: public and domain rules, and a public calendar added to the list', async () => {

@@ -196,13 +196,15 @@ export class CalendarAdmin {
       const existing = stored?.deleted ? undefined : stored;
       if (ruleId !== undefined && !existing) throw notFound();
       const rulesBefore = await this.#store.aclRules(tx, calendar.id);
+      const newRole = (role as string | undefined) ?? existing!.role;
       const rule: AclRow = {
         calendarId: calendar.id,
         scopeType: target.type,
         scopeValue: target.value,
-        role: (role as string | undefined) ?? existing!.role,
+        role: newRole,
         version: Math.max(this.#ctx.clock.now(), (stored?.version ?? 0) + 1),
-        deleted: false,
+        // Calendar represents a deleted rule by role `none`: a rule written with it is deleted (a tombstone).
+        deleted: newRole === 'none',
         changeSeq: await this.#store.nextChange(tx, calendar.id),
       };
       await this.#store.putAclRule(tx, rule);
