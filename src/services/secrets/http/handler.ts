@@ -9,6 +9,8 @@ import { applyCors, type CorsSettings } from './cors.ts';
 import { renderError, type Rendered } from './envelope.ts';
 import { clientToken, decodeBody, operationOf, queryData, secretsHeader, splitUrl } from './request.ts';
 import type { Router } from './router.ts';
+import { isStaged } from './server.ts';
+import { VERB_HEADER } from './verb-rewriter.ts';
 import { wrapTtlOf } from '../sys/wrapping.ts';
 
 export interface HandlerOptions {
@@ -58,6 +60,8 @@ export function installSecretsHttp(app: FastifyInstance, options: HandlerOptions
     bodyLimit: options.bodyLimit,
     exposeHeadRoute: false,
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      // Only the rewriter's marker names a verb: on a connection it does not frame, the header came from the client.
+      if (req.headers[VERB_HEADER] !== undefined && !isStaged(req.raw.socket)) delete req.headers[VERB_HEADER];
       const extra: Record<string, string> = {};
       const namespaceHeader = secretsHeader(req.headers, 'namespace') ?? '';
       if (namespaceHeader) extra['x-secrets-namespace'] = namespaceHeader;
