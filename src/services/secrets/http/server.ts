@@ -75,7 +75,7 @@ export function createStagedServer(
     const secure = new TLSSocket(socket, { isServer: true, secureContext: context.secure, ALPNProtocols: ['http/1.1'] });
     secure.on('error', () => secure.destroy());
     stageSocket(secure);
-    httpListener!.call(server, secure);
+    listen(secure);
   });
   return server;
 }
