@@ -133,6 +133,21 @@ for (const database of DATABASES) {
       assert.deepEqual([saleAuth.trans_type, saleAuth.trans_status, saleAuth.authcode], ['S', 'O', 'A12345']);
     });
 
+    it('takes tx_type as the transaction type: P pre-authorises, unless BYPASS_PREAUTH is set; others are sales', async () => {
+      const outcome = async (body: Record<string, unknown>) => {
+        const made = await create(body);
+        assert.match(await (await post(made.url, card)).text(), /Payment complete/);
+        const [auth] = (await api('POST', '/v6/retrieve', { merchantid: MID, identifier: made.identifier })).body.auths;
+        return [auth.trans_type, auth.trans_status];
+      };
+      assert.deepEqual(await outcome({ tx_type: 'P' }), ['P', 'P']);
+      assert.deepEqual(await outcome({ tx_type: 'P', config: { options: ['BYPASS_PREAUTH'] } }), ['S', 'O']);
+      assert.deepEqual(await outcome({ tx_type: 'A' }), ['S', 'O']);
+      // Longer than the one character the AuthRequest's trans_type allows: refused at create.
+      const refused = await api('POST', '/paylink/create', { amount: 100, identifier: 'TXTYPE-LONG', merchantid: MID, tx_type: 'PP' });
+      assert.deepEqual([refused.status, refused.body.code], [400, 'P045'], refused.text);
+    });
+
     it('posts back in XML when the token was created in XML', async () => {
       const created = await call(`${base}/paylink/create`, {
         method: 'POST',

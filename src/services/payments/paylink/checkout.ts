@@ -141,6 +141,9 @@ export class PaylinkCheckout {
       name_on_card: typeof card.name_on_card === 'string' && card.name_on_card.trim() ? card.name_on_card.trim() : undefined,
       // ENFORCE_PREAUTH authorises only (the merchant captures later); BYPASS_PREAUTH wins over it.
       pre_auth: options.includes('ENFORCE_PREAUTH') && !options.includes('BYPASS_PREAUTH') ? true : undefined,
+      // The token's transaction type override is the AuthRequest's trans_type (`P`: a pre-authorisation), as an
+      // override BYPASS_PREAUTH still wins over.
+      trans_type: options.includes('BYPASS_PREAUTH') && t.request.tx_type === 'P' ? undefined : t.request.tx_type,
       // The token itself guarantees one payment; retries after a decline must not be refused as duplicates.
       duplicate_policy: '2',
       csc_policy: policy('BYPASS_CSC_REQUIRED', 'ENFORCE_CSC_REQUIRED'),
