@@ -1,5 +1,5 @@
 // Encryption at rest and the primitives credentials need. One master key per instance encrypts what services store.
-import { createCipheriv, createDecipheriv, createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { randomView } from './random.ts';
 
 const VERSION = 'v1';
@@ -27,7 +27,7 @@ export function open(key: Buffer, sealed: Buffer, aad?: string): Buffer {
 
 export const sha256Hex = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 
-export const hmacSha256 = (key: string | Buffer, data: string | Buffer): Buffer =>
+export const hmacSha256 = (key: string | Buffer | KeyObject, data: string | Buffer): Buffer =>
   createHmac('sha256', key).update(data).digest();
 
 /** Constant-time comparison of two strings or buffers of possibly different length. */

@@ -75,6 +75,15 @@ describe('API key', () => {
     assert.deepEqual([...dtBytes(Date.parse('2020-01-01T09:23:00Z'))], [0x20, 0x20, 0x01, 0x01, 0x09, 0x23]);
   });
 
+  it('writes each minute as its yyyyMMddHHmm digits read as hex, within the minute and across its turn', () => {
+    const digitsOf = (ms: number) => new Date(ms).toISOString().replace(/\D/g, '').slice(0, 12);
+    fc.assert(
+      fc.property(fc.integer({ min: Date.parse('1000-01-01T00:00:00Z'), max: Date.parse('9999-12-31T23:58:00Z') }), (ms) => {
+        for (const at of [ms, ms + 1, ms - 1, ms + MINUTE]) assert.equal(dtBytes(at).toString('hex'), digitsOf(at), new Date(at).toISOString());
+      }),
+    );
+  });
+
   it('verifies inside the TTL window and one minute ahead, not outside it', () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[A-Za-z0-9]{2,20}$/), fc.integer({ min: -25, max: 3 }), (client, offset) => {

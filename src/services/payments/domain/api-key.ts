@@ -1,18 +1,43 @@
 // The time-based API key: Base64(clientid ":" NONCE_HEX ":" HMAC-SHA-256(licence key, clientid ‖ nonce ‖ dt)),
 // where dt is the UTC minute written yyyyMMddHHmm and read as hex (6 bytes). Pure: the caller supplies the time.
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { hmacSha256, safeEqual } from '../../../core/crypto.ts';
 
 const MINUTE = 60_000;
 
-/** The 6 bytes of `yyyyMMddHHmm` (UTC) read as hex. */
+/** Two decimal digits read as hex: 23 -> 0x23. */
+const bcd = (n: number): number => ((Math.floor(n / 10) % 10) << 4) | n % 10;
+
+// Every key of a minute is checked against that minute's bytes: made once a minute rather than once a request.
+let lastDt: { minute: number; bytes: Buffer } | undefined;
+
+/** The 6 bytes of `yyyyMMddHHmm` (UTC) read as hex; the same (shared, not to be changed) buffer within a minute. */
 export function dtBytes(ms: number): Buffer {
-  const iso = new Date(ms).toISOString();
-  const text = iso.slice(0, 4) + iso.slice(5, 7) + iso.slice(8, 10) + iso.slice(11, 13) + iso.slice(14, 16);
-  return Buffer.from(text, 'hex');
+  const minute = Math.floor(ms / MINUTE);
+  if (lastDt?.minute === minute) return lastDt.bytes;
+  const d = new Date(minute * MINUTE);
+  const year = d.getUTCFullYear();
+  const bytes = Buffer.from([bcd(Math.floor(year / 100)), bcd(year % 100), bcd(d.getUTCMonth() + 1), bcd(d.getUTCDate()), bcd(d.getUTCHours()), bcd(d.getUTCMinutes())]);
+  lastDt = { minute, bytes };
+  return bytes;
+}
+
+// A licence key made into an HMAC key once, not on every request; a client has one licence key at a time.
+const MAX_LICENCE_SECRETS = 1024;
+const licenceSecrets = new Map<string, KeyObject>();
+
+function licenceSecret(licenceKey: string): KeyObject {
+  let secret = licenceSecrets.get(licenceKey);
+  if (secret === undefined) {
+    if (licenceSecrets.size >= MAX_LICENCE_SECRETS) licenceSecrets.clear();
+    secret = createSecretKey(Buffer.from(licenceKey, 'utf8'));
+    licenceSecrets.set(licenceKey, secret);
+  }
+  return secret;
 }
 
 export function apiKeyHash(clientid: string, licenceKey: string, nonce: Buffer, ms: number): Buffer {
-  return hmacSha256(Buffer.from(licenceKey, 'utf8'), Buffer.concat([Buffer.from(clientid, 'utf8'), nonce, dtBytes(ms)]));
+  return hmacSha256(licenceSecret(licenceKey), Buffer.concat([Buffer.from(clientid, 'utf8'), nonce, dtBytes(ms)]));
 }
 
 /** Builds a key as the client libraries do. */
@@ -49,11 +74,12 @@ export function decodeApiKey(key: string): DecodedKey | undefined {
  */
 export function verifyApiKey(key: DecodedKey, licenceKey: string, nowMs: number, ttlMinutes: number): number | undefined {
   const current = Math.floor(nowMs / MINUTE) * MINUTE;
-  const madeIn = (m: number) => safeEqual(apiKeyHash(key.clientid, licenceKey, key.nonce, m), key.hash);
   // Most keys are made in the current minute: trying it first costs one HMAC a request instead of two. Then the
   // minute ahead (clock skew), then back through the TTL window.
-  if (madeIn(current)) return current;
-  if (madeIn(current + MINUTE)) return current + MINUTE;
-  for (let m = current - MINUTE; m >= current - ttlMinutes * MINUTE; m -= MINUTE) if (madeIn(m)) return m;
+  if (madeIn(key, licenceKey, current)) return current;
+  if (madeIn(key, licenceKey, current + MINUTE)) return current + MINUTE;
+  for (let m = current - MINUTE; m >= current - ttlMinutes * MINUTE; m -= MINUTE) if (madeIn(key, licenceKey, m)) return m;
   return undefined;
 }
+
+const madeIn = (key: DecodedKey, licenceKey: string, ms: number): boolean => safeEqual(apiKeyHash(key.clientid, licenceKey, key.nonce, ms), key.hash);
