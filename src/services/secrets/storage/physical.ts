@@ -1,6 +1,7 @@
 // The physical layer: opaque byte values by plaintext path in one table. Only the barrier writes here.
 import { sql, type Kysely, type Migration } from 'kysely';
 import { boundedCache, detached, type CacheBudget } from '../../../core/cache.ts';
+import { BatchedLookup } from '../../../core/db/batched-lookup.ts';
 import { columnTypes } from '../../../core/db/dialect.ts';
 import { escapeLike, likeEscaped } from '../../../core/db/like.ts';
 import type { Database } from '../../../core/db/index.ts';
@@ -48,13 +49,16 @@ interface Cached {
 /**
  * Rows by path. With `cache`, a read-through LRU of the (still encrypted) values sits in front of the table, as Vault's
  * physical cache does; it is only safe when this process is the table's only writer, so it is off for PostgreSQL
- * (where several instances may share the database). Every write goes through the group-commit path: a write is
- * acknowledged only once it is durable, and writes of concurrent requests share one fsync.
+ * (where several instances may share the database). There the reads of one turn of the event loop share one query
+ * instead. Every write goes through the group-commit path: a write is acknowledged only once it is durable, and
+ * writes of concurrent requests share one fsync.
  */
 export class PhysicalStorage {
   readonly #database: Database;
   readonly #db: Kysely<any>;
   readonly #cache: ReturnType<typeof boundedCache<string, Cached>> | null;
+  /** PostgreSQL: each query is a round trip, so the reads that arrive together are asked together. */
+  readonly #batched: BatchedLookup<Buffer> | null;
   // The point queries every request runs, compiled once for this database's dialect.
   readonly #select = prepared<{ value: Uint8Array }>(() => this.#db.selectFrom(ENTRIES_TABLE).select('value').where('path', '=', ''));
   readonly #upsert = prepared(() =>
@@ -72,6 +76,18 @@ export class PhysicalStorage {
     this.#database = database;
     this.#db = database.kysely;
     this.#cache = options.cache ? boundedCache<string, Cached>(options.cacheBudget ?? DEFAULT_STORAGE_CACHE_BUDGET, (c) => c.value?.length ?? 0) : null;
+    this.#batched = database.dialect === 'postgres' ? new BatchedLookup((paths) => this.#selectMany(paths)) : null;
+  }
+
+  /** Round trips the batched reads took (PostgreSQL; for tests). */
+  get batchedQueries(): number {
+    return this.#batched?.queries ?? 0;
+  }
+
+  async #selectMany(paths: string[]): Promise<Map<string, Buffer>> {
+    // One parameter whatever the number of paths: the statement is prepared once.
+    const { rows } = await sql<{ path: string; value: Uint8Array }>`select path, value from ${sql.table(ENTRIES_TABLE)} where path = any(${paths}::text[])`.execute(this.#db);
+    return new Map(rows.map((r) => [r.path, detached(Buffer.isBuffer(r.value) ? r.value : Buffer.from(r.value))]));
   }
 
   /** Entries and bytes the value cache holds now (0 when it is off). */
@@ -99,6 +115,7 @@ export class PhysicalStorage {
   async get(path: string): Promise<Buffer | undefined> {
     const cached = this.#cache?.get(path);
     if (cached !== undefined) return cached.value ?? undefined;
+    if (this.#batched) return this.#batched.get(path);
     const row = (await this.#select(this.#db, path)).rows[0];
     const value = row ? detached(Buffer.isBuffer(row.value) ? row.value : Buffer.from(row.value)) : undefined;
     this.#remember(path, value ?? null);

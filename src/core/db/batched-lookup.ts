@@ -1,0 +1,63 @@
+// Point reads by key that arrive in the same turn of the event loop, answered by one query. On PostgreSQL every query
+// is a round trip whose socket write wakes a backend process, and that write cost the event loop more than the rest
+// of a request: a secrets KV read (seven point reads one after another) spent 47 % of its CPU in the pool's writes.
+// Requests that arrive together reach the same stage together, so their reads can share one `key = any($1)` query.
+// Each read still sees what was committed when its query ran, as it would alone; it is only held until the end of
+// the turn in which it was asked.
+
+/** Most keys in one query: bounds the statement's array and its answer. */
+export const LOOKUP_BATCH_MAX = 500;
+
+interface Waiter<V> {
+  resolve(value: V | undefined): void;
+  reject(error: unknown): void;
+}
+
+export class BatchedLookup<V> {
+  readonly #fetch: (keys: string[]) => Promise<Map<string, V>>;
+  #pending = new Map<string, Array<Waiter<V>>>();
+  #scheduled = false;
+  #queries = 0;
+
+  /** `fetch` answers the keys it found (absent ones are left out of the map). */
+  constructor(fetch: (keys: string[]) => Promise<Map<string, V>>) {
+    this.#fetch = fetch;
+  }
+
+  /** The value of `key`, or undefined when there is none; asked with the other keys of this turn. */
+  get(key: string): Promise<V | undefined> {
+    return new Promise((resolve, reject) => {
+      const waiters = this.#pending.get(key);
+      if (waiters) waiters.push({ resolve, reject });
+      else this.#pending.set(key, [{ resolve, reject }]);
+      if (!this.#scheduled) {
+        this.#scheduled = true;
+        // setImmediate runs once the turn's I/O callbacks are done: the reads of every request handled in it join.
+        setImmediate(() => this.#flush());
+      }
+    });
+  }
+
+  /** Queries run so far (for tests: how many round trips the reads took). */
+  get queries(): number {
+    return this.#queries;
+  }
+
+  #flush(): void {
+    this.#scheduled = false;
+    const batch = this.#pending;
+    this.#pending = new Map();
+    const keys = [...batch.keys()];
+    for (let i = 0; i < keys.length; i += LOOKUP_BATCH_MAX) void this.#run(keys.slice(i, i + LOOKUP_BATCH_MAX), batch);
+  }
+
+  async #run(keys: string[], batch: Map<string, Array<Waiter<V>>>): Promise<void> {
+    this.#queries += 1;
+    try {
+      const found = await this.#fetch(keys);
+      for (const key of keys) for (const w of batch.get(key)!) w.resolve(found.get(key));
+    } catch (error) {
+      for (const key of keys) for (const w of batch.get(key)!) w.reject(error);
+    }
+  }
+}
