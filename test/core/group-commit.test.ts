@@ -114,6 +114,19 @@ for (const kind of DATABASES) {
       if (db.dialect === 'sqlite') assert.ok(heaps.length >= 1 && heaps.every((h) => h.used > 0 && h.total >= h.used), JSON.stringify(heaps));
       else assert.deepEqual(heaps, []);
     });
+
+    it('heavyRead is read-only, and long reads leave the connections of short ones free', async () => {
+      await assert.rejects(db.heavyRead(db.kysely.insertInto('gc_items').values({ id: 900, v: 'no' }).returning('id')), /read-only|readonly/i);
+      assert.equal((await db.kysely.selectFrom('gc_items').select('id').where('id', '=', 900).execute()).length, 0);
+      // More long reads than the shared pool has connections: a short read asked after them still finishes first.
+      const finished: string[] = [];
+      const slow = db.dialect === 'postgres' ? sql<number>`pg_sleep(0.5)` : sql<number>`(with recursive n(i) as (select 1 union all select i + 1 from n where i < 3000000) select count(*) from n)`;
+      const long = Array.from({ length: 12 }, () => db.heavyRead(db.kysely.selectNoFrom(slow.as('x'))).then(() => finished.push('long')));
+      await db.kysely.selectFrom('gc_items').select('id').limit(1).execute();
+      finished.push('short');
+      await Promise.all(long);
+      assert.equal(finished[0], 'short', finished.join(' '));
+    });
   });
 }
 
