@@ -40,6 +40,21 @@ describe('BatchedLookup', () => {
     assert.deepEqual(asked.map((keys) => keys.length), [LOOKUP_BATCH_MAX, LOOKUP_BATCH_MAX, 1]);
   });
 
+  it('asks each key alone when a query fails, so only the key that fails alone fails', async () => {
+    const asked: string[][] = [];
+    const lookup = new BatchedLookup<number>(async (keys) => {
+      asked.push(keys);
+      if (keys.includes('bad\u0000key')) throw new Error('invalid byte sequence');
+      return new Map(keys.map((k) => [k, k.length]));
+    });
+    const results = await Promise.allSettled([lookup.get('a'), lookup.get('bad\u0000key'), lookup.get('bcd'), lookup.get('a')]);
+    assert.deepEqual(
+      results.map((r) => (r.status === 'rejected' ? (r.reason as Error).message : r.value)),
+      [1, 'invalid byte sequence', 3, 1],
+    );
+    assert.deepEqual(asked, [['a', 'bad\u0000key', 'bcd'], ['a'], ['bad\u0000key'], ['bcd']]);
+  });
+
   it('fails every read of a failed query with its error, and the next turn queries again', async () => {
     let fail = true;
     const lookup = new BatchedLookup<number>(async (keys) => {

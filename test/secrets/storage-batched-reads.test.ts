@@ -31,6 +31,14 @@ for (const database of DATABASES) {
       assert.equal(physical.batchedQueries - before, database === 'postgres' ? 1 : 0);
     });
 
+    it('answers the other reads of a turn when the database refuses one path (a NUL byte)', async () => {
+      const [refused, kept] = await Promise.allSettled([physical.get('nul\u0000path'), physical.get('with,comma')]);
+      // PostgreSQL cannot hold a NUL in text and refuses the path; SQLite finds no row.
+      if (database === 'postgres') assert.equal(refused.status, 'rejected');
+      else assert.deepEqual(refused, { status: 'fulfilled', value: undefined });
+      assert.deepEqual(kept.status === 'fulfilled' && kept.value?.toString(), `value ${AWKWARD.indexOf('with,comma')}`);
+    });
+
     it('sees a write acknowledged before the read, and a deletion', async () => {
       await physical.put('plain/a', Buffer.from('changed'));
       assert.equal((await physical.get('plain/a'))?.toString(), 'changed');

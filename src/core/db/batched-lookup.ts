@@ -57,7 +57,10 @@ export class BatchedLookup<V> {
       const found = await this.#fetch(keys);
       for (const key of keys) for (const w of batch.get(key)!) w.resolve(found.get(key));
     } catch (error) {
-      for (const key of keys) for (const w of batch.get(key)!) w.reject(error);
+      // One key the database refuses (a NUL in a text value) must not fail the reads of other requests: each key is
+      // asked again alone, and only the keys that fail alone fail.
+      if (keys.length === 1) for (const w of batch.get(keys[0])!) w.reject(error);
+      else await Promise.all(keys.map((key) => this.#run([key], batch)));
     }
   }
 }

@@ -41,7 +41,7 @@ export class Gateway {
       clients: this.clients,
       merchants: this.merchants,
       nonces: new NonceStore(ctx.db, this.settings.nonce_cache_budget),
-      subjects: new KeySubjectStore(db),
+      subjects: new KeySubjectStore(db, ctx.db.dialect === 'postgres'),
       clock: ctx.clock,
       ttlMinutes: this.settings.key_ttl_minutes ?? DEFAULT_KEY_TTL_MINUTES,
     });

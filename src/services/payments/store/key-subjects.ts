@@ -1,12 +1,18 @@
 // API keys issued by /v6/authenticate for a subject: the key's nonce names the one merchant it may act for. Keys a
 // client makes itself (and keys issued without a subject) have no row and act for every merchant of the client.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { BatchedLookup } from '../../../core/db/batched-lookup.ts';
 import { prepared } from '../../../core/db/prepared.ts';
 
 export class KeySubjectStore {
   readonly #db: Kysely<any>;
-  constructor(db: Kysely<any>) {
+  /** PostgreSQL: every request's lookup is a round trip, so those of one turn of the event loop are one query. */
+  readonly #batched: BatchedLookup<number> | null;
+
+  /** `batchReads`: ask the lookups of one turn together (PostgreSQL, outside a unit of work). */
+  constructor(db: Kysely<any>, batchReads = false) {
     this.#db = db;
+    this.#batched = batchReads ? new BatchedLookup((keys) => this.#subjectsOf(keys)) : null;
   }
 
   /** Records the subject of an issued key; expired rows are dropped on the way. */
@@ -17,8 +23,24 @@ export class KeySubjectStore {
 
   /** The merchant a key (by its client and nonce) was issued for, if any. */
   async subjectOf(clientid: string, nonce: string): Promise<number | undefined> {
+    if (this.#batched) return this.#batched.get(`${clientid}\u0000${nonce}`);
     const row = (await this.#subjectOf(this.#db, clientid, nonce)).rows[0];
     return row ? Number(row.merchantid) : undefined;
+  }
+
+  /** Subjects by `clientid NUL nonce`; the query asks every client with every nonce, the exact pairs are kept. */
+  async #subjectsOf(keys: string[]): Promise<Map<string, number>> {
+    // A nonce is hex; a client id may hold any character, NUL included: the key splits at its last NUL.
+    const pairs = keys.map((k) => [k.slice(0, k.lastIndexOf('\u0000')), k.slice(k.lastIndexOf('\u0000') + 1)]);
+    const { rows } = await sql<{ clientid: string; nonce: string; merchantid: unknown }>`select clientid, nonce, merchantid from payments_key_subjects
+      where clientid = any(${[...new Set(pairs.map((p) => p[0]))]}::text[]) and nonce = any(${pairs.map((p) => p[1])}::text[])`.execute(this.#db);
+    const wanted = new Set(keys);
+    const found = new Map<string, number>();
+    for (const r of rows) {
+      const key = `${r.clientid}\u0000${r.nonce}`;
+      if (wanted.has(key)) found.set(key, Number(r.merchantid));
+    }
+    return found;
   }
 
   // Asked on every request with an API key: compiled once.

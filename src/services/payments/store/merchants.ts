@@ -1,6 +1,7 @@
 // Merchant accounts and their counters (transno and batch numbers count up per merchant, atomically).
 import { sql, type Kysely } from 'kysely';
 import { ReadThroughCache, type CacheBudget } from '../../../core/cache.ts';
+import { BatchedLookup } from '../../../core/db/batched-lookup.ts';
 import type { Database } from '../../../core/db/index.ts';
 import { prepared } from '../../../core/db/prepared.ts';
 import type { Merchant } from '../contract.ts';
@@ -12,16 +13,24 @@ export class MerchantStore {
   readonly #db: Kysely<any>;
   // Every request that names a merchant reads it. On SQLite this process is the one writer, so a merchant is read from
   // memory until it is changed or deleted here (the counters are not part of it); PostgreSQL, which several instances
-  // may share, reads the table every time.
+  // may share, reads the table every time: the merchants asked in one turn of the event loop in one query.
   readonly #cache: ReadThroughCache<number, Merchant> | null;
+  readonly #batched: BatchedLookup<Merchant> | null;
 
   constructor(database: Database, cacheBudget: CacheBudget = DEFAULT_MERCHANT_CACHE_BUDGET) {
     this.#db = database.kysely;
     this.#cache = database.dialect === 'sqlite' ? new ReadThroughCache(cacheBudget, (m) => JSON.stringify(m).length * 2) : null;
+    this.#batched = database.dialect === 'postgres' ? new BatchedLookup((ids) => this.#readMany(ids)) : null;
   }
 
   async get(merchantid: number): Promise<Merchant | undefined> {
+    if (this.#batched) return this.#batched.get(String(merchantid));
     return this.#cache ? this.#cache.get(merchantid, () => this.#read(merchantid)) : this.#read(merchantid);
+  }
+
+  async #readMany(ids: string[]): Promise<Map<string, Merchant>> {
+    const { rows } = await sql<any>`select * from payments_merchants where merchantid = any(${ids.map(Number)}::bigint[])`.execute(this.#db);
+    return new Map(rows.map((row) => [String(row.merchantid), toMerchant(row)]));
   }
 
   /** Forgets every cached merchant (after a reset or an import replaced the table). */
