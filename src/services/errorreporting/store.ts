@@ -2,6 +2,7 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { ReadThroughCache, type CacheBudget } from '../../core/cache.ts';
 import type { Database } from '../../core/db/index.ts';
+import { BatchedLookup } from '../../core/db/batched-lookup.ts';
 import { prepared, preparedInsert } from '../../core/db/prepared.ts';
 import { defaultLogBucket, type LogBucketSettings } from './domain/log-bucket.ts';
 import type { BucketPlan, ServiceFilter, TimeRange } from './domain/query.ts';
@@ -76,11 +77,14 @@ export class ErrorStore {
    * none). SQLite only: this process is the table's one writer.
    */
   readonly #logBuckets: ReadThroughCache<string, { settings: LogBucketSettings | null }> | null;
+  /** PostgreSQL, shared by several instances: the settings asked in one turn of the event loop, in one query. */
+  readonly #batchedLogBuckets: BatchedLookup<LogBucketSettings> | null;
 
   constructor(database: Database) {
     this.#database = database;
     this.#db = database.kysely;
     this.#logBuckets = database.dialect === 'sqlite' ? new ReadThroughCache(LOG_BUCKET_CACHE_BUDGET, (b) => (b.settings?.bucketProject.length ?? 0) * 2 + 16) : null;
+    this.#batchedLogBuckets = database.dialect === 'postgres' ? new BatchedLookup((ids) => this.#loadLogBuckets(ids)) : null;
   }
 
   /** Drops the cached settings (after the tables were emptied or replaced behind this object's back). */
@@ -89,14 +93,19 @@ export class ErrorStore {
   }
 
   async logBucket(projectId: string): Promise<LogBucketSettings> {
+    if (this.#batchedLogBuckets) return (await this.#batchedLogBuckets.get(projectId)) ?? defaultLogBucket(projectId);
     const found = this.#logBuckets ? await this.#logBuckets.get(projectId, async () => ({ settings: await this.#loadLogBucket(projectId) })) : { settings: await this.#loadLogBucket(projectId) };
     return found!.settings ?? defaultLogBucket(projectId);
   }
 
   async #loadLogBucket(projectId: string): Promise<LogBucketSettings | null> {
     const row = (await this.#selectLogBucket(this.#db, projectId)).rows[0];
-    if (!row) return null;
-    return { cmekEnabled: Number(row.cmek_enabled) === 1, bucketProject: row.bucket_project, routed: Number(row.routed) === 1 };
+    return row ? toLogBucket(row) : null;
+  }
+
+  async #loadLogBuckets(projectIds: string[]): Promise<Map<string, LogBucketSettings>> {
+    const { rows } = await sql<any>`select * from errorreporting_log_buckets where project_id = any(${projectIds}::text[])`.execute(this.#db);
+    return new Map(rows.map((row) => [row.project_id as string, toLogBucket(row)]));
   }
 
   // Read by every reported event: compiled once.
@@ -360,4 +369,8 @@ function toEvent(r: any): StoredEvent {
     message: r.message,
     context: r.context ? JSON.parse(r.context) : undefined,
   };
+}
+
+function toLogBucket(row: any): LogBucketSettings {
+  return { cmekEnabled: Number(row.cmek_enabled) === 1, bucketProject: row.bucket_project, routed: Number(row.routed) === 1 };
 }
