@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { BatchedLookup, LOOKUP_BATCH_MAX } from '../../src/core/db/batched-lookup.ts';
+import { NestedWriteError, insideUnitOfWork } from '../../src/core/db/group-commit.ts';
 
 function recording(table: Record<string, number>) {
   const asked: string[][] = [];
@@ -65,5 +66,12 @@ describe('BatchedLookup', () => {
     assert.deepEqual(results.map((r) => (r.status === 'rejected' ? (r.reason as Error).message : r.value)), ['connection lost', 'connection lost']);
     fail = false;
     assert.equal(await lookup.get('a'), 7);
+  });
+
+  it('refuses a read asked inside a unit of work, as any query outside its transaction, and asks nothing', async () => {
+    const { lookup, asked } = recording({ a: 1 });
+    await assert.rejects(insideUnitOfWork.run(() => lookup.get('a')), NestedWriteError);
+    assert.equal(await lookup.get('a'), 1);
+    assert.deepEqual(asked, [['a']]);
   });
 });

@@ -4,6 +4,7 @@
 // Requests that arrive together reach the same stage together, so their reads can share one `key = any($1)` query.
 // Each read still sees what was committed when its query ran, as it would alone; it is only held until the end of
 // the turn in which it was asked.
+import { NestedWriteError, insideUnitOfWork } from './group-commit.ts';
 
 /** Most keys in one query: bounds the statement's array and its answer. */
 export const LOOKUP_BATCH_MAX = 500;
@@ -26,6 +27,9 @@ export class BatchedLookup<V> {
 
   /** The value of `key`, or undefined when there is none; asked with the other keys of this turn. */
   get(key: string): Promise<V | undefined> {
+    // As any query outside a unit's transaction (checked where such mistakes are looked for): it would wait for a
+    // connection while holding one, and a query run for a whole turn must not run in one unit's context.
+    if (insideUnitOfWork.getStore()) return Promise.reject(new NestedWriteError('a batched read'));
     return new Promise((resolve, reject) => {
       const waiters = this.#pending.get(key);
       if (waiters) waiters.push({ resolve, reject });
