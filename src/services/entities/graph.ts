@@ -2,6 +2,7 @@
 // change is written through a unit of work and applied to the index once committed; the index is rebuilt from the
 // database at start, a slice at a time so that other requests go on meanwhile.
 import { ReadThroughCache } from '../../core/cache.ts';
+import { BatchedLookup } from '../../core/db/batched-lookup.ts';
 import { prepared } from '../../core/db/prepared.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import type { Entity } from './domain/entity.ts';
@@ -28,6 +29,8 @@ export class EntityGraph {
    * hit is neither read nor parsed again. An id is forgotten once its change commits, everything at every start.
    */
   readonly #documents: ReadThroughCache<string, Entity> | null;
+  /** PostgreSQL: the documents looked up by one id in one turn of the event loop are read with one query. */
+  readonly #batchedDocuments: BatchedLookup<Entity> | null;
   /** The minimum population of a world graph this process built at start (so `entities build` need not repeat it). */
   builtAtStart?: number;
 
@@ -35,6 +38,8 @@ export class EntityGraph {
     this.#ctx = ctx;
     const budget = readSettings(ctx.settings).documentCacheBudget;
     this.#documents = ctx.db.dialect === 'sqlite' ? new ReadThroughCache(budget, (e) => JSON.stringify(e).length * 2) : null;
+    this.#batchedDocuments =
+      ctx.db.dialect === 'postgres' ? new BatchedLookup(async (ids) => new Map((await entityDocuments(ctx.kysely, ids)).map((e) => [e.id, e]))) : null;
   }
 
   /**
@@ -144,6 +149,10 @@ export class EntityGraph {
 
   async documents(ids: string[]): Promise<Entity[]> {
     if (ids.length !== 1) return entityDocuments(this.#ctx.kysely, ids);
+    if (this.#batchedDocuments) {
+      const found = await this.#batchedDocuments.get(ids[0]);
+      return found ? [found] : [];
+    }
     const found = this.#documents ? await this.#documents.get(ids[0], () => this.#document(ids[0])) : await this.#document(ids[0]);
     return found ? [found] : [];
   }
