@@ -1,9 +1,10 @@
 // Queries of the bidding service. Filter sets are documents keyed by name; events are appended and, in the same
 // transaction, added to the hourly aggregates that metrics queries read.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { ReadThroughCache, type CacheBudget } from '../../core/cache.ts';
 import type { Database } from '../../core/db/index.ts';
 import { bulkInsert } from '../../core/db/bulk.ts';
+import { BatchedLookup } from '../../core/db/batched-lookup.ts';
 import { prepared } from '../../core/db/prepared.ts';
 import type { BidEvent } from './domain/events.ts';
 import type { Counters } from './domain/metrics.ts';
@@ -89,11 +90,14 @@ export class BiddingStore {
    * read, as the query does.
    */
   readonly #filterSets: ReadThroughCache<string, StoredFilterSet> | null;
+  /** PostgreSQL: the filter sets asked in one turn of the event loop, read with one query (expiry checked per read). */
+  readonly #batchedFilterSets: BatchedLookup<StoredFilterSet> | null;
 
   constructor(database: Database, filterSetCacheBudget: CacheBudget = DEFAULT_FILTER_SET_CACHE_BUDGET) {
     this.#database = database;
     this.#db = database.kysely;
     this.#filterSets = database.dialect === 'sqlite' ? new ReadThroughCache(filterSetCacheBudget, (fs) => JSON.stringify(fs.body).length * 2 + fs.name.length * 2) : null;
+    this.#batchedFilterSets = database.dialect === 'postgres' ? new BatchedLookup((names) => this.#loadFilterSets(names)) : null;
   }
 
   /** Drops the cached filter sets (after the tables were emptied or replaced behind this object's back). */
@@ -123,14 +127,22 @@ export class BiddingStore {
 
   /** The live filter set of this name (a transient one past its expiry counts as gone). */
   async getFilterSet(name: string, now: number): Promise<StoredFilterSet | undefined> {
-    if (!this.#filterSets) return this.#loadFilterSet(name, now);
-    const found = await this.#filterSets.get(name, () => this.#loadFilterSet(name, now));
+    const found = this.#batchedFilterSets
+      ? await this.#batchedFilterSets.get(name)
+      : this.#filterSets
+        ? await this.#filterSets.get(name, () => this.#loadFilterSet(name, now))
+        : await this.#loadFilterSet(name, now);
     return found && (found.expiresAt === null || found.expiresAt > now) ? found : undefined;
   }
 
   async #loadFilterSet(name: string, now: number): Promise<StoredFilterSet | undefined> {
     const row = (await this.#filterSetByName(this.#db, name, now)).rows[0];
     return row ? toFilterSet(row) : undefined;
+  }
+
+  async #loadFilterSets(names: string[]): Promise<Map<string, StoredFilterSet>> {
+    const { rows } = await sql<any>`select * from bidding_filter_sets where name = any(${names}::text[])`.execute(this.#db);
+    return new Map(rows.map((row) => [row.name as string, toFilterSet(row)]));
   }
 
   // Read on every request that names a filter set: compiled once.

@@ -79,12 +79,15 @@ export class ErrorStore {
   readonly #logBuckets: ReadThroughCache<string, { settings: LogBucketSettings | null }> | null;
   /** PostgreSQL, shared by several instances: the settings asked in one turn of the event loop, in one query. */
   readonly #batchedLogBuckets: BatchedLookup<LogBucketSettings> | null;
+  /** PostgreSQL: the groups asked in one turn (every groups.get, every event listing's group), read with one query. */
+  readonly #batchedGroups: BatchedLookup<GroupRow> | null;
 
   constructor(database: Database) {
     this.#database = database;
     this.#db = database.kysely;
     this.#logBuckets = database.dialect === 'sqlite' ? new ReadThroughCache(LOG_BUCKET_CACHE_BUDGET, (b) => (b.settings?.bucketProject.length ?? 0) * 2 + 16) : null;
     this.#batchedLogBuckets = database.dialect === 'postgres' ? new BatchedLookup((ids) => this.#loadLogBuckets(ids)) : null;
+    this.#batchedGroups = database.dialect === 'postgres' ? new BatchedLookup((keys) => this.#loadGroups(keys)) : null;
   }
 
   /** Drops the cached settings (after the tables were emptied or replaced behind this object's back). */
@@ -308,8 +311,23 @@ export class ErrorStore {
   }
 
   async group(projectId: string, groupId: string): Promise<GroupRow | undefined> {
+    if (this.#batchedGroups) return this.#batchedGroups.get(JSON.stringify([projectId, groupId]));
     const row = (await this.#groupById(this.#db, projectId, groupId)).rows[0];
     return row ? toGroup(row) : undefined;
+  }
+
+  /** Groups by the JSON of `[project, group]`; the query asks every project with every group, the exact pairs are kept. */
+  async #loadGroups(keys: string[]): Promise<Map<string, GroupRow>> {
+    const pairs = keys.map((k) => JSON.parse(k) as [string, string]);
+    const { rows } = await sql<any>`select * from errorreporting_groups
+      where project_id = any(${[...new Set(pairs.map((p) => p[0]))]}::text[]) and group_id = any(${pairs.map((p) => p[1])}::text[])`.execute(this.#db);
+    const wanted = new Set(keys);
+    const found = new Map<string, GroupRow>();
+    for (const row of rows) {
+      const key = JSON.stringify([row.project_id, row.group_id]);
+      if (wanted.has(key)) found.set(key, toGroup(row));
+    }
+    return found;
   }
 
   // Read on every groups.get and event listing's group: compiled once.
