@@ -6,6 +6,10 @@
 // the turn in which it was asked.
 import { NestedWriteError, insideUnitOfWork } from './group-commit.ts';
 
+/** The key of a row found by two columns (any text in either); `pairOf` reads it back. */
+export const pairKey = (a: string, b: string): string => JSON.stringify([a, b]);
+export const pairOf = (key: string): [string, string] => JSON.parse(key) as [string, string];
+
 /** Most keys in one query: bounds the statement's array and its answer. */
 export const LOOKUP_BATCH_MAX = 500;
 
@@ -20,7 +24,7 @@ export class BatchedLookup<V> {
   #scheduled = false;
   #queries = 0;
 
-  /** `fetch` answers the keys it found (absent ones are left out of the map). */
+  /** `fetch` answers the keys it found (absent ones are left out of the map; keys nobody asked for are ignored). */
   constructor(fetch: (keys: string[]) => Promise<Map<string, V>>) {
     this.#fetch = fetch;
   }

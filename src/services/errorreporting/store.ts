@@ -2,7 +2,7 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { ReadThroughCache, type CacheBudget } from '../../core/cache.ts';
 import type { Database } from '../../core/db/index.ts';
-import { BatchedLookup } from '../../core/db/batched-lookup.ts';
+import { BatchedLookup, pairKey, pairOf } from '../../core/db/batched-lookup.ts';
 import { prepared, preparedInsert } from '../../core/db/prepared.ts';
 import { defaultLogBucket, type LogBucketSettings } from './domain/log-bucket.ts';
 import type { BucketPlan, ServiceFilter, TimeRange } from './domain/query.ts';
@@ -311,23 +311,17 @@ export class ErrorStore {
   }
 
   async group(projectId: string, groupId: string): Promise<GroupRow | undefined> {
-    if (this.#batchedGroups) return this.#batchedGroups.get(JSON.stringify([projectId, groupId]));
+    if (this.#batchedGroups) return this.#batchedGroups.get(pairKey(projectId, groupId));
     const row = (await this.#groupById(this.#db, projectId, groupId)).rows[0];
     return row ? toGroup(row) : undefined;
   }
 
-  /** Groups by the JSON of `[project, group]`; the query asks every project with every group, the exact pairs are kept. */
+  /** Groups by `pairKey(project, group)`: every project asked with every group asked, the pairs asked read back. */
   async #loadGroups(keys: string[]): Promise<Map<string, GroupRow>> {
-    const pairs = keys.map((k) => JSON.parse(k) as [string, string]);
+    const pairs = keys.map(pairOf);
     const { rows } = await sql<any>`select * from errorreporting_groups
       where project_id = any(${[...new Set(pairs.map((p) => p[0]))]}::text[]) and group_id = any(${pairs.map((p) => p[1])}::text[])`.execute(this.#db);
-    const wanted = new Set(keys);
-    const found = new Map<string, GroupRow>();
-    for (const row of rows) {
-      const key = JSON.stringify([row.project_id, row.group_id]);
-      if (wanted.has(key)) found.set(key, toGroup(row));
-    }
-    return found;
+    return new Map(rows.map((row) => [pairKey(row.project_id, row.group_id), toGroup(row)]));
   }
 
   // Read on every groups.get and event listing's group: compiled once.

@@ -1,6 +1,7 @@
 // The time-based API key: Base64(clientid ":" NONCE_HEX ":" HMAC-SHA-256(licence key, clientid ‖ nonce ‖ dt)),
 // where dt is the UTC minute written yyyyMMddHHmm and read as hex (6 bytes). Pure: the caller supplies the time.
 import { createSecretKey, type KeyObject } from 'node:crypto';
+import { boundedCache } from '../../../core/cache.ts';
 import { hmacSha256, safeEqual } from '../../../core/crypto.ts';
 
 const MINUTE = 60_000;
@@ -23,13 +24,11 @@ export function dtBytes(ms: number): Buffer {
 }
 
 // A licence key made into an HMAC key once, not on every request; a client has one licence key at a time.
-const MAX_LICENCE_SECRETS = 1024;
-const licenceSecrets = new Map<string, KeyObject>();
+const licenceSecrets = boundedCache<string, KeyObject>({ entries: 1024, bytes: 1024 * 1024 }, () => 64);
 
 function licenceSecret(licenceKey: string): KeyObject {
   let secret = licenceSecrets.get(licenceKey);
   if (secret === undefined) {
-    if (licenceSecrets.size >= MAX_LICENCE_SECRETS) licenceSecrets.clear();
     secret = createSecretKey(Buffer.from(licenceKey, 'utf8'));
     licenceSecrets.set(licenceKey, secret);
   }

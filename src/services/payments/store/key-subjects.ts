@@ -1,7 +1,7 @@
 // API keys issued by /v6/authenticate for a subject: the key's nonce names the one merchant it may act for. Keys a
 // client makes itself (and keys issued without a subject) have no row and act for every merchant of the client.
 import { sql, type Kysely } from 'kysely';
-import { BatchedLookup } from '../../../core/db/batched-lookup.ts';
+import { BatchedLookup, pairKey, pairOf } from '../../../core/db/batched-lookup.ts';
 import { prepared } from '../../../core/db/prepared.ts';
 
 export class KeySubjectStore {
@@ -23,24 +23,17 @@ export class KeySubjectStore {
 
   /** The merchant a key (by its client and nonce) was issued for, if any. */
   async subjectOf(clientid: string, nonce: string): Promise<number | undefined> {
-    if (this.#batched) return this.#batched.get(`${clientid}\u0000${nonce}`);
+    if (this.#batched) return this.#batched.get(pairKey(clientid, nonce));
     const row = (await this.#subjectOf(this.#db, clientid, nonce)).rows[0];
     return row ? Number(row.merchantid) : undefined;
   }
 
-  /** Subjects by `clientid NUL nonce`; the query asks every client with every nonce, the exact pairs are kept. */
+  /** Subjects by `pairKey(clientid, nonce)`: every client asked with every nonce asked, the pairs asked read back. */
   async #subjectsOf(keys: string[]): Promise<Map<string, number>> {
-    // A nonce is hex; a client id may hold any character, NUL included: the key splits at its last NUL.
-    const pairs = keys.map((k) => [k.slice(0, k.lastIndexOf('\u0000')), k.slice(k.lastIndexOf('\u0000') + 1)]);
+    const pairs = keys.map(pairOf);
     const { rows } = await sql<{ clientid: string; nonce: string; merchantid: unknown }>`select clientid, nonce, merchantid from payments_key_subjects
       where clientid = any(${[...new Set(pairs.map((p) => p[0]))]}::text[]) and nonce = any(${pairs.map((p) => p[1])}::text[])`.execute(this.#db);
-    const wanted = new Set(keys);
-    const found = new Map<string, number>();
-    for (const r of rows) {
-      const key = `${r.clientid}\u0000${r.nonce}`;
-      if (wanted.has(key)) found.set(key, Number(r.merchantid));
-    }
-    return found;
+    return new Map(rows.map((r) => [pairKey(r.clientid, r.nonce), Number(r.merchantid)]));
   }
 
   // Asked on every request with an API key: compiled once.
