@@ -105,6 +105,38 @@ for (const kind of DATABASES) {
       );
     });
 
+    it('writeStatement is a unit of work of its own: its rows, its own error, durable when it resolves', async () => {
+      const other = await tdb.open();
+      try {
+        const insert = (id: number, v: string) => db.kysely.insertInto('gc_items').values({ id, v }).returning('id').compile();
+        const [dup, fresh, unit] = await Promise.allSettled([
+          db.writeStatement(insert(1, 'again')),
+          db.writeStatement(insert(50, 'statement')),
+          db.write((tx) => tx.insertInto('gc_items').values({ id: 51, v: 'unit' }).execute()),
+        ]);
+        assert.equal(dup.status, 'rejected');
+        assert.deepEqual(fresh.status === 'fulfilled' && fresh.value.rows.map((r) => Number(r.id)), [50]);
+        assert.equal(unit.status, 'fulfilled');
+        const rows = await other.kysely.selectFrom('gc_items').select(['id', 'v']).where('id', 'in', [1, 50, 51]).orderBy('id').execute();
+        assert.deepEqual(rows.map((r) => [Number(r.id), r.v]), [[1, 'a1'], [50, 'statement'], [51, 'unit']]);
+      } finally {
+        await other.close();
+      }
+      await assert.rejects(
+        db.write(() => db.writeStatement(db.kysely.deleteFrom('gc_items').compile())),
+        (e) => e instanceof NestedWriteError,
+      );
+      assert.equal(await count(), 36);
+    });
+
+    it('writeStatement runs outside any transaction on PostgreSQL, inside a group commit on SQLite', async () => {
+      // VACUUM is refused inside a transaction block on both databases.
+      const vacuum = sql`vacuum`.compile(db.kysely);
+      if (db.dialect === 'postgres') await db.writeStatement(vacuum);
+      else await assert.rejects(db.writeStatement(vacuum), /within a transaction/);
+      assert.equal(await count(), 36);
+    });
+
     it('heavyRead runs a compiled query and sees committed data', async () => {
       const rows = await db.heavyRead(db.kysely.selectFrom('gc_items').select(['id', 'v']).where('id', '>=', 100).orderBy('id'));
       assert.deepEqual(rows.map((r) => Number(r.id)), [100, 200]);

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Compilable, type Driver, type Migration, type SqliteDialectConfig } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Compilable, type CompiledQuery, type Driver, type Migration, type QueryResult, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import { boundedCache, type CacheBudget } from '../cache.ts';
 import type { DialectName } from './dialect.ts';
@@ -11,6 +11,7 @@ import { EmptyListPostgresCompiler } from './empty-list-compiler.ts';
 import { LiteralLimitSqliteCompiler } from './literal-limit-compiler.ts';
 import { GroupCommitter, NestedWriteError, insideUnitOfWork, type UnitOfWork } from './group-commit.ts';
 import { SqliteReadPool } from './read-pool.ts';
+import { runCompiled } from './prepared.ts';
 import { WalSync } from './wal-sync.ts';
 import { withLiteralRows, type DriverStatement } from './literal-rows.ts';
 import { BACKSTOP_PAGES, WalCheckpointer } from './checkpointer.ts';
@@ -29,6 +30,12 @@ export interface Database {
    * `write`) would wait for the very transaction it runs in, and is refused with NestedWriteError.
    */
   write<T>(fn: UnitOfWork<T>): Promise<T>;
+  /**
+   * One statement that is a unit of work of its own, with `write`'s guarantees. On PostgreSQL it runs alone on the
+   * pool, where one statement is atomic without a transaction: no BEGIN and COMMIT round trips, and the row locks it
+   * takes are held for that statement only. On SQLite it is a unit of the group commit like any other.
+   */
+  writeStatement<R>(query: CompiledQuery<R>): Promise<QueryResult<R>>;
   /**
    * Runs a read-only query off the event loop (SQLite: a worker thread with its own read connection; PostgreSQL: the
    * pool). For long reads (aggregations, searches, scans) so that one heavy request never stalls other services.
@@ -101,6 +108,7 @@ function openSqlite(path: string, options: OpenOptions): Database {
   const readers = path === ':memory:' ? undefined : new SqliteReadPool(path);
   return wrap(kysely, 'sqlite', path, {
     write: (fn) => committer.write(fn),
+    writeStatement: (query) => committer.write((tx) => runCompiled(tx, query)),
     checkpoint: async () => {
       await checkpointer?.checkpoint();
     },
@@ -232,6 +240,12 @@ async function openPostgres(rawUrl: string): Promise<Database> {
             return value;
           });
       },
+      writeStatement: async (query) => {
+        if (insideUnitOfWork.getStore()) throw new NestedWriteError('db.writeStatement()');
+        const result = await kysely.executeQuery(query);
+        written++;
+        return result;
+      },
       heavyRead: async (query) => {
         const compiled = query.compile();
         return (await heavyPool.query(compiled.sql, compiled.parameters as unknown[])).rows;
@@ -259,7 +273,7 @@ function redact(url: URL): string {
 
 // `schema` pins the migration bookkeeping tables to the selected PostgreSQL schema: Kysely's existence check looks at
 // every schema, so without it a `<ns>_migrations_lock` in another schema (a parallel test) is taken for ours.
-type Paths = Pick<Database, 'write' | 'heavyRead' | 'readerHeaps' | 'writeStats' | 'close' | 'checkpoint'>;
+type Paths = Pick<Database, 'write' | 'writeStatement' | 'heavyRead' | 'readerHeaps' | 'writeStats' | 'close' | 'checkpoint'>;
 
 /**
  * Errors of a migration run that read the catalog while another client changed it: 3F000 (a schema dropped under the

@@ -19,6 +19,26 @@ export function prepared<R>(template: () => Compilable<R>): PreparedQuery<R> {
 }
 
 /**
+ * `prepared` as a statement: each call gives the compiled query with that call's parameters, for
+ * `Database.writeStatement` (a statement that is a unit of work of its own) or `runCompiled`.
+ */
+export function preparedStatement<R>(template: () => Compilable<R>): (...parameters: unknown[]) => CompiledQuery<R> {
+  let compiled: CompiledQuery<R> | undefined;
+  return (...parameters) => {
+    compiled ??= template().compile();
+    if (parameters.length !== compiled.parameters.length) {
+      throw new Error(`prepared query takes ${compiled.parameters.length} parameters, got ${parameters.length}: ${compiled.sql}`);
+    }
+    return { ...compiled, parameters };
+  };
+}
+
+/** Runs a compiled query on `db`: at once on SQLite's connection when it allows it, else through Kysely. */
+export function runCompiled<R>(db: Kysely<any>, query: CompiledQuery<R>): Promise<QueryResult<R>> {
+  return directStatement<R>(db, query.sql, query.parameters) ?? db.executeQuery(query);
+}
+
+/**
  * `prepared` for code that keeps no database of its own and is handed one (or a transaction) on every call: the
  * template is built on the database it runs on, and compiled once for each dialect (SQL differs between them).
  */
@@ -69,7 +89,7 @@ function run<R>(db: Kysely<any>, compiled: CompiledQuery<R>, parameters: unknown
   if (parameters.length !== compiled.parameters.length) {
     throw new Error(`prepared query takes ${compiled.parameters.length} parameters, got ${parameters.length}: ${compiled.sql}`);
   }
-  return directStatement<R>(db, compiled.sql, parameters) ?? db.executeQuery({ ...compiled, parameters } as CompiledQuery<R>);
+  return runCompiled(db, { ...compiled, parameters });
 }
 
 export type PreparedInsert = (db: Kysely<any>, row: Record<string, unknown>) => Promise<QueryResult<unknown>>;

@@ -1,9 +1,9 @@
 // Queries of the error reporting tables. Routes and the read model call these; no SQL lives anywhere else.
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type SelectQueryBuilder } from 'kysely';
 import { ReadThroughCache, type CacheBudget } from '../../core/cache.ts';
 import type { Database } from '../../core/db/index.ts';
 import { BatchedLookup, pairKey, pairOf } from '../../core/db/batched-lookup.ts';
-import { prepared, preparedInsert } from '../../core/db/prepared.ts';
+import { prepared, preparedStatement, runCompiled } from '../../core/db/prepared.ts';
 import { defaultLogBucket, type LogBucketSettings } from './domain/log-bucket.ts';
 import type { BucketPlan, ServiceFilter, TimeRange } from './domain/query.ts';
 import type { AcceptedEvent, ErrorContext } from './domain/report.ts';
@@ -64,6 +64,43 @@ export interface LogEntry {
 
 /** Budget of the log bucket settings kept in memory: a few bytes a project, absent settings included. */
 const LOG_BUCKET_CACHE_BUDGET: CacheBudget = { entries: 10_000, bytes: 2 * 1024 * 1024 };
+
+const LOG_COLUMNS = ['project_id', 'received_at', 'event_time', 'service', 'version', 'message', 'context', 'analysed', 'group_id'];
+const EVENT_COLUMNS = ['project_id', 'group_id', 'event_time', 'event_time_text', 'received_at', 'service', 'version', 'user_name', 'message', 'context'];
+const placeholders = (columns: string[]) => Object.fromEntries(columns.map((c) => [c, null]));
+
+/** Something that starts queries: a database, a transaction or the query creator of a WITH clause. */
+type Creator = Pick<QueryCreator<any>, 'insertInto'>;
+
+const logInsert = (db: Creator) => db.insertInto('errorreporting_log').values(placeholders(LOG_COLUMNS));
+const eventInsert = (db: Creator) => db.insertInto('errorreporting_events').values(placeholders(EVENT_COLUMNS));
+
+/**
+ * A new group starts OPEN; an existing one keeps its status, except that a RESOLVED group whose error occurs again
+ * after its resolution is OPEN again (the real API's ResolutionStatus.OPEN); an event dated before the resolution is
+ * one the fix was meant for. Event times are compared in milliseconds, so one in the millisecond of the resolution
+ * counts as after it. Parameters: project, group, service, exception type, now, now, event time.
+ */
+const groupUpsert = (db: Creator) =>
+  db
+    .insertInto('errorreporting_groups')
+    .values({
+      project_id: '',
+      group_id: '',
+      service: '',
+      exception_type: '',
+      resolution_status: sql`'OPEN'`,
+      tracking_issues: sql`'[]'`,
+      created_at: 0,
+      updated_at: 0,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['project_id', 'group_id'])
+        .doUpdateSet({ resolution_status: sql`'OPEN'`, resolved_at: sql`null`, updated_at: sql`excluded.updated_at` })
+        .where('errorreporting_groups.resolution_status', '=', sql<string>`'RESOLVED'`)
+        .where('errorreporting_groups.resolved_at', '<=', 0),
+    );
 
 /** The service's one store: the routes and the admin routes share its cache. */
 export const errorStoreOf = onePerContext((ctx): ErrorStore => new ErrorStore(ctx.db));
@@ -130,78 +167,52 @@ export class ErrorStore {
     }
   }
 
-  /** Writes the event to the log and, when analysed, to its group; one unit of work. */
+  /**
+   * Writes the event to the log and, when analysed, to its group; one unit of work. On PostgreSQL that is one
+   * statement (the log and group writes as data-modifying WITH clauses): one round trip instead of a transaction's
+   * five, and the group's row lock is held for that statement only.
+   */
   async record(projectId: string, event: AcceptedEvent, analysed: boolean, now: number): Promise<void> {
     const context = event.context ? JSON.stringify(event.context) : null;
+    const log = [projectId, now, event.eventTime, event.service, event.version ?? null, event.message, context, analysed ? 1 : 0, analysed ? event.groupId : null];
+    const group = [projectId, event.groupId, event.service, event.exceptionType, now, now, event.eventTimeMs];
+    const row = [
+      projectId,
+      event.groupId,
+      event.eventTimeMs,
+      event.eventTime,
+      now,
+      event.service,
+      event.version ?? '',
+      // Users are told apart by the reported user, else by the remote address of the HTTP request.
+      event.context?.user || event.context?.httpRequest?.remoteIp || null,
+      event.message,
+      context,
+    ];
+    if (this.#database.dialect === 'postgres') {
+      await this.#database.writeStatement(analysed ? this.#recordAnalysed(...log, ...group, ...row) : this.#insertLog(...log));
+      return;
+    }
     await this.#database.write(async (tx) => {
-      await this.#insertLog(tx, {
-        project_id: projectId,
-        received_at: now,
-        event_time: event.eventTime,
-        service: event.service,
-        version: event.version ?? null,
-        message: event.message,
-        context,
-        analysed: analysed ? 1 : 0,
-        group_id: analysed ? event.groupId : null,
-      });
+      await runCompiled(tx, this.#insertLog(...log));
       if (!analysed) return;
-      await this.#upsertGroup(tx, projectId, event.groupId, event.service, event.exceptionType, now, now, event.eventTimeMs);
-      await this.#insertEvent(tx, {
-        project_id: projectId,
-        group_id: event.groupId,
-        event_time: event.eventTimeMs,
-        event_time_text: event.eventTime,
-        received_at: now,
-        service: event.service,
-        version: event.version ?? '',
-        // Users are told apart by the reported user, else by the remote address of the HTTP request.
-        user_name: event.context?.user || event.context?.httpRequest?.remoteIp || null,
-        message: event.message,
-        context,
-      });
+      await runCompiled(tx, this.#upsertGroup(...group));
+      await runCompiled(tx, this.#insertEvent(...row));
     });
   }
 
-  // The inserts of every reported event: compiled once.
-  readonly #insertLog = preparedInsert(() => this.#db, 'errorreporting_log', ['project_id', 'received_at', 'event_time', 'service', 'version', 'message', 'context', 'analysed', 'group_id']);
-  // A new group starts OPEN; an existing one keeps its status, except that a RESOLVED group whose error occurs again
-  // after its resolution is OPEN again (the real API's ResolutionStatus.OPEN); an event dated before the resolution is
-  // one the fix was meant for. Event times are compared in milliseconds, so one in the millisecond of the resolution
-  // counts as after it. Parameters: project, group, service, exception type, now, now, event time.
-  readonly #upsertGroup = prepared(() =>
-    this.#db
-      .insertInto('errorreporting_groups')
-      .values({
-        project_id: '',
-        group_id: '',
-        service: '',
-        exception_type: '',
-        resolution_status: sql`'OPEN'`,
-        tracking_issues: sql`'[]'`,
-        created_at: 0,
-        updated_at: 0,
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['project_id', 'group_id'])
-          .doUpdateSet({ resolution_status: sql`'OPEN'`, resolved_at: sql`null`, updated_at: sql`excluded.updated_at` })
-          .where('errorreporting_groups.resolution_status', '=', sql<string>`'RESOLVED'`)
-          .where('errorreporting_groups.resolved_at', '<=', 0),
-      ),
+  // The writes of every reported event: compiled once. Parameters in the order of their columns.
+  readonly #insertLog = preparedStatement(() => logInsert(this.#db));
+  readonly #upsertGroup = preparedStatement(() => groupUpsert(this.#db));
+  readonly #insertEvent = preparedStatement(() => eventInsert(this.#db));
+  /** PostgreSQL: the three as one statement; parameters those of the log, the group and the event, in that order. */
+  readonly #recordAnalysed = preparedStatement(() =>
+    eventInsert(
+      this.#db
+        .with('logged', (qc) => logInsert(qc))
+        .with('grouped', (qc) => groupUpsert(qc)),
+    ),
   );
-  readonly #insertEvent = preparedInsert(() => this.#db, 'errorreporting_events', [
-    'project_id',
-    'group_id',
-    'event_time',
-    'event_time_text',
-    'received_at',
-    'service',
-    'version',
-    'user_name',
-    'message',
-    'context',
-  ]);
 
   async log(projectId: string, limit: number): Promise<LogEntry[]> {
     const rows = await this.#db.selectFrom('errorreporting_log').selectAll().where('project_id', '=', projectId).orderBy('id', 'desc').limit(limit).execute();

@@ -1,11 +1,13 @@
 // Nonces of accepted API keys, kept until the key could no longer verify: a second use of a nonce is a replay.
 // The table is the authority (shared by every instance on one PostgreSQL); a bounded memory of the nonces this
-// process accepted refuses the common replay without touching the database, and a claim of its own is a unit of work
-// on the group-commit path, so it shares its fsync with the other requests of the moment.
-import type { Kysely } from 'kysely';
+// process accepted refuses the common replay without touching the database, and a claim of its own is one statement
+// and a unit of work (on SQLite it shares its fsync with the other requests of the moment; on PostgreSQL it is one
+// round trip, not a transaction's three).
+import type { CompiledQuery, Kysely } from 'kysely';
 import { boundedCache, type CacheBudget } from '../../../core/cache.ts';
 import type { Database } from '../../../core/db/index.ts';
-import { expiringSlotClaim, type SlotClaim } from './slots.ts';
+import { preparedStatement, runCompiled } from '../../../core/db/prepared.ts';
+import { expiringSlotStatement, slotTaken, type SlotClaimStatement } from './slots.ts';
 
 const PURGE_EVERY = 500;
 /** Default budget of nonces remembered in memory (`services.payments.nonce_cache_budget`); older ones are still refused by the table. */
@@ -15,13 +17,15 @@ export class NonceStore {
   readonly #database: Database;
   /** Expiry of each remembered nonce, by client and nonce. */
   readonly #seen: ReturnType<typeof boundedCache<string, { expiresAt: number }>>;
-  readonly #claim: SlotClaim;
+  readonly #claim: SlotClaimStatement;
+  readonly #purge: (nowMs: number) => CompiledQuery;
   #inserts = 0;
 
   constructor(database: Database, cacheBudget: CacheBudget = DEFAULT_NONCE_CACHE_BUDGET) {
     this.#database = database;
     this.#seen = boundedCache<string, { expiresAt: number }>(cacheBudget, () => 16);
-    this.#claim = expiringSlotClaim(database.kysely, 'payments_nonces', ['clientid', 'nonce']);
+    this.#claim = expiringSlotStatement(database.kysely, 'payments_nonces', ['clientid', 'nonce']);
+    this.#purge = preparedStatement(() => database.kysely.deleteFrom('payments_nonces').where('expires_at', '<', 0));
   }
 
   /** Records a nonce (inside `tx`, a unit of work, when given); false when it was already used and has not expired. */
@@ -29,12 +33,17 @@ export class NonceStore {
     const key = `${clientid}\u0000${nonce}`;
     const known = this.#seen.get(key)?.expiresAt;
     if (known !== undefined && known > nowMs) return false;
-    const purge = ++this.#inserts % PURGE_EVERY === 0;
-    const work = async (db: Kysely<any>) => {
-      if (purge) await db.deleteFrom('payments_nonces').where('expires_at', '<', nowMs).execute();
-      return this.#claim(db, [clientid, nonce], expiresAt, nowMs);
-    };
-    const claimed = tx ? await work(tx) : await this.#database.write(work);
+    const purge = ++this.#inserts % PURGE_EVERY === 0 ? this.#purge(nowMs) : undefined;
+    const claim = this.#claim([clientid, nonce], expiresAt, nowMs);
+    let claimed: boolean;
+    if (tx) {
+      if (purge) await runCompiled(tx, purge);
+      claimed = slotTaken(await runCompiled(tx, claim));
+    } else {
+      // The purge only drops expired nonces: it need not commit with the claim.
+      if (purge) await this.#database.writeStatement(purge);
+      claimed = slotTaken(await this.#database.writeStatement(claim));
+    }
     // Remembered only once claimed: a claim inside a unit that later rolls back must not block a retry.
     if (claimed && !tx) this.#remember(key, expiresAt);
     return claimed;
