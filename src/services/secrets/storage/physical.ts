@@ -7,6 +7,7 @@ import { escapeLike, likeEscaped } from '../../../core/db/like.ts';
 import type { Database } from '../../../core/db/index.ts';
 import { prepared } from '../../../core/db/prepared.ts';
 import { StorageConflictError } from '../contract.ts';
+import { oneStatementWrite } from './one-statement-write.ts';
 
 export const ENTRIES_TABLE = 'secrets_entries';
 
@@ -141,14 +142,12 @@ export class PhysicalStorage {
    */
   async writeMany(ops: Array<{ path: string; value: Buffer | null }>, guard?: { path: string; expected: Buffer | null }): Promise<void> {
     try {
-      await this.#database.write(async (tx) => {
-        for (const { path, value } of ops) {
-          if (guard && path === guard.path) {
-            if (!(await this.#conditionalWrite(tx, path, value, guard.expected))) throw new StorageConflictError(path);
-          } else if (value === null) await this.#remove(tx, path);
-          else await this.#upsert(tx, path, value, value);
-        }
-      });
+      // PostgreSQL: one round trip instead of one per operation plus BEGIN and COMMIT.
+      const statement = this.#database.dialect === 'postgres' ? oneStatementWrite(this.#db, ENTRIES_TABLE, ops, guard) : undefined;
+      if (statement) {
+        const [row] = (await this.#database.writeStatement(statement)).rows;
+        if (row?.applied !== 1) throw new StorageConflictError(guard!.path);
+      } else await this.#writeInUnit(ops, guard);
     } catch (err) {
       for (const op of ops) this.#cache?.delete(op.path);
       throw err;
@@ -159,6 +158,17 @@ export class PhysicalStorage {
       if (op.value === null) this.#cache?.delete(op.path);
       else this.#remember(op.path, op.value);
     }
+  }
+
+  async #writeInUnit(ops: Array<{ path: string; value: Buffer | null }>, guard?: { path: string; expected: Buffer | null }): Promise<void> {
+    await this.#database.write(async (tx) => {
+      for (const { path, value } of ops) {
+        if (guard && path === guard.path) {
+          if (!(await this.#conditionalWrite(tx, path, value, guard.expected))) throw new StorageConflictError(path);
+        } else if (value === null) await this.#remove(tx, path);
+        else await this.#upsert(tx, path, value, value);
+      }
+    });
   }
 
   /** True when the row was at `expected` (absent when null) and now holds `value` (absent when null). */
