@@ -10,7 +10,7 @@ import { fileNotFound, insufficientPermissions, preconditionFailed } from './err
 import { readSettings, type FilesSettings } from './settings.ts';
 import { audienceOf, granteesOn, roleOf } from './store/access.ts';
 import { appendChanges, type ChangeRow } from './store/changes.ts';
-import { getFile, insertFile, type FileRecord } from './store/files.ts';
+import { getFile, insertFileIfAbsent, type FileRecord } from './store/files.ts';
 import { recordModification } from './store/modifications.ts';
 import { putPermission } from './store/permissions.ts';
 import { Users, granteeKeysOf, resolveAlias, type Caller } from './users.ts';
@@ -74,8 +74,10 @@ export class FilesService {
     if ((await missing(this.db)).length) {
       await this.ctx.db.write(async (tx) => {
         const now = this.now();
+        // Requests of a new caller may arrive together: the first insert makes each root, the others find it.
         for (const root of await missing(tx)) {
-          await insertFile(tx, newFileRecord({ id: root.id, ownerEmail: caller.email, title: root.title, mimeType: FOLDER, now, isRoot: true, space: root.space }), []);
+          const record = newFileRecord({ id: root.id, ownerEmail: caller.email, title: root.title, mimeType: FOLDER, now, isRoot: true, space: root.space });
+          if (!(await insertFileIfAbsent(tx, record, []))) continue;
           await recordModification(tx, root.id, caller.email, now);
           await putPermission(tx, {
             fileId: root.id,

@@ -138,6 +138,22 @@ export async function insertFile(tx: Kysely<any>, f: FileRecord, parents: string
   await setParents(tx, f.id, parents);
 }
 
+/**
+ * `insertFile` unless a file of its id exists; true when inserted. Concurrent callers on PostgreSQL wait for the
+ * first one's commit and then find the row: a root made on first use is made once.
+ */
+export async function insertFileIfAbsent(tx: Kysely<any>, f: FileRecord, parents: string[]): Promise<boolean> {
+  const rows = await tx
+    .insertInto('files_files')
+    .values(toRow(f))
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .execute();
+  if (rows.length === 0) return false;
+  await setParents(tx, f.id, parents);
+  return true;
+}
+
 /** Writes every column of the record (the caller read it inside the same unit). */
 export async function saveFile(tx: Kysely<any>, f: FileRecord): Promise<void> {
   const { id: _id, ...values } = toRow(f);
