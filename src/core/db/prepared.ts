@@ -106,8 +106,11 @@ export function preparedInsert(template: () => Kysely<any>, table: string, colum
       .values(Object.fromEntries(columns.map((c) => [c, null])));
     return ignoreConflictOn ? insert.onConflict((oc) => oc.columns([...ignoreConflictOn]).doNothing()) : insert;
   });
-  return (db, row) => {
-    for (const c of columns) if (row[c] === undefined) throw new Error(`insert into ${table}: no value for ${c}`);
-    return query(db, ...columns.map((c) => row[c]));
-  };
+  return (db, row) => query(db, ...valuesOf(table, columns, row));
+}
+
+/** `row`'s values of `columns`, in their order (every one must be present; null for none): an insert's parameters. */
+export function valuesOf(table: string, columns: readonly string[], row: Record<string, unknown>): unknown[] {
+  for (const c of columns) if (row[c] === undefined) throw new Error(`insert into ${table}: no value for ${c}`);
+  return columns.map((c) => row[c]);
 }

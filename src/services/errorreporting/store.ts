@@ -3,7 +3,7 @@ import { sql, type Kysely, type QueryCreator, type SelectQueryBuilder } from 'ky
 import { ReadThroughCache, type CacheBudget } from '../../core/cache.ts';
 import type { Database } from '../../core/db/index.ts';
 import { BatchedLookup, pairKey, pairOf } from '../../core/db/batched-lookup.ts';
-import { prepared, preparedStatement, runCompiled } from '../../core/db/prepared.ts';
+import { prepared, preparedStatement, runCompiled, valuesOf } from '../../core/db/prepared.ts';
 import { defaultLogBucket, type LogBucketSettings } from './domain/log-bucket.ts';
 import type { BucketPlan, ServiceFilter, TimeRange } from './domain/query.ts';
 import type { AcceptedEvent, ErrorContext } from './domain/report.ts';
@@ -174,21 +174,31 @@ export class ErrorStore {
    */
   async record(projectId: string, event: AcceptedEvent, analysed: boolean, now: number): Promise<void> {
     const context = event.context ? JSON.stringify(event.context) : null;
-    const log = [projectId, now, event.eventTime, event.service, event.version ?? null, event.message, context, analysed ? 1 : 0, analysed ? event.groupId : null];
-    const group = [projectId, event.groupId, event.service, event.exceptionType, now, now, event.eventTimeMs];
-    const row = [
-      projectId,
-      event.groupId,
-      event.eventTimeMs,
-      event.eventTime,
-      now,
-      event.service,
-      event.version ?? '',
-      // Users are told apart by the reported user, else by the remote address of the HTTP request.
-      event.context?.user || event.context?.httpRequest?.remoteIp || null,
-      event.message,
+    const log = valuesOf('errorreporting_log', LOG_COLUMNS, {
+      project_id: projectId,
+      received_at: now,
+      event_time: event.eventTime,
+      service: event.service,
+      version: event.version ?? null,
+      message: event.message,
       context,
-    ];
+      analysed: analysed ? 1 : 0,
+      group_id: analysed ? event.groupId : null,
+    });
+    const group = [projectId, event.groupId, event.service, event.exceptionType, now, now, event.eventTimeMs];
+    const row = valuesOf('errorreporting_events', EVENT_COLUMNS, {
+      project_id: projectId,
+      group_id: event.groupId,
+      event_time: event.eventTimeMs,
+      event_time_text: event.eventTime,
+      received_at: now,
+      service: event.service,
+      version: event.version ?? '',
+      // Users are told apart by the reported user, else by the remote address of the HTTP request.
+      user_name: event.context?.user || event.context?.httpRequest?.remoteIp || null,
+      message: event.message,
+      context,
+    });
     if (this.#database.dialect === 'postgres') {
       await this.#database.writeStatement(analysed ? this.#recordAnalysed(...log, ...group, ...row) : this.#insertLog(...log));
       return;
@@ -201,7 +211,7 @@ export class ErrorStore {
     });
   }
 
-  // The writes of every reported event: compiled once. Parameters in the order of their columns.
+  // The writes of every reported event: compiled once. The inserts' parameters are their columns' values in order.
   readonly #insertLog = preparedStatement(() => logInsert(this.#db));
   readonly #upsertGroup = preparedStatement(() => groupUpsert(this.#db));
   readonly #insertEvent = preparedStatement(() => eventInsert(this.#db));
