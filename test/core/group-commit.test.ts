@@ -11,6 +11,7 @@ import { DurableSnapshot } from '../../src/core/db/durable-snapshot.ts';
 import { withLiteralRows } from '../../src/core/db/literal-rows.ts';
 import { BATCH_BUDGET_MS, GroupCommitter } from '../../src/core/db/group-commit.ts';
 import { NestedWriteError, type Database } from '../../src/core/db/index.ts';
+import { serializeWith } from '../../src/core/db/serialized-writes.ts';
 import { DATABASES } from '../helpers/runtime.ts';
 import { testDatabase, type TestDatabase } from '../helpers/database.ts';
 
@@ -135,6 +136,43 @@ for (const kind of DATABASES) {
       if (db.dialect === 'postgres') await db.writeStatement(vacuum);
       else await assert.rejects(db.writeStatement(vacuum), /within a transaction/);
       assert.equal(await count(), 36);
+    });
+
+    it('runs again a unit that PostgreSQL rolled back to resolve a deadlock', async () => {
+      await db.write((tx) => tx.insertInto('gc_items').values([{ id: 500, v: 'a' }, { id: 501, v: 'b' }]).execute());
+      // Each unit locks one row, waits until the other has locked its own, then asks for the other's row: on
+      // PostgreSQL one of them is chosen as the deadlock's victim and rolled back. Only first attempts wait.
+      let locked = 0;
+      let bothLocked!: () => void;
+      const met = new Promise<void>((resolve) => (bothLocked = resolve));
+      let runs = 0;
+      const unit = (first: number, second: number) =>
+        db.write(async (tx) => {
+          runs++;
+          await tx.updateTable('gc_items').set({ v: `by ${first}` }).where('id', '=', first).execute();
+          if (++locked === 2) bothLocked();
+          if (db.dialect === 'postgres') await met;
+          await tx.updateTable('gc_items').set({ v: `by ${first}` }).where('id', '=', second).execute();
+          return first;
+        });
+      assert.deepEqual(await Promise.all([unit(500, 501), unit(501, 500)]), [500, 501]);
+      assert.equal(runs, db.dialect === 'postgres' ? 3 : 2);
+      const rows = await db.kysely.selectFrom('gc_items').select('v').where('id', 'in', [500, 501]).execute();
+      assert.equal(new Set(rows.map((r) => r.v)).size, 1, 'the unit run last wrote both rows');
+      await db.write((tx) => tx.deleteFrom('gc_items').where('id', 'in', [500, 501]).execute());
+    });
+
+    it('serializeWith makes units of one name run one after another', async () => {
+      const order: string[] = [];
+      const unit = (name: string) =>
+        db.write(async (tx) => {
+          await serializeWith(tx, 'group-commit test');
+          order.push(`${name} begins`);
+          await new Promise((r) => setTimeout(r, 20));
+          order.push(`${name} ends`);
+        });
+      await Promise.all([unit('first'), unit('second'), unit('third')]);
+      for (let i = 0; i < order.length; i += 2) assert.equal(order[i].split(' ')[0], order[i + 1].split(' ')[0], order.join(', '));
     });
 
     it('heavyRead runs a compiled query and sees committed data', async () => {

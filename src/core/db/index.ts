@@ -27,7 +27,9 @@ export interface Database {
    * The durable write path: runs `fn` as one unit of work on the transaction it is handed and resolves only once that
    * work is committed. On SQLite, units that arrive together share one commit (one fsync), each in its own savepoint;
    * on PostgreSQL each is a transaction from the pool. Inside `fn` use only `tx`: a query on `kysely` (or a nested
-   * `write`) would wait for the very transaction it runs in, and is refused with NestedWriteError.
+   * `write`) would wait for the very transaction it runs in, and is refused with NestedWriteError. On PostgreSQL a
+   * unit that the database rolled back to resolve a deadlock is run again (up to five times), so `fn` must keep its
+   * effects inside `tx`.
    */
   write<T>(fn: UnitOfWork<T>): Promise<T>;
   /**
@@ -230,19 +232,15 @@ async function openPostgres(rawUrl: string): Promise<Database> {
     'postgres',
     redact(url) + (schema ? ` (schema ${schema})` : ''),
     {
-      write: (fn) => {
-        if (insideUnitOfWork.getStore()) return Promise.reject(new NestedWriteError('db.write()'));
-        return kysely
-          .transaction()
-          .execute((tx) => insideUnitOfWork.run(() => fn(tx)))
-          .then((value) => {
-            written++;
-            return value;
-          });
+      write: async (fn) => {
+        if (insideUnitOfWork.getStore()) throw new NestedWriteError('db.write()');
+        const value = await withRetriedConflicts(() => kysely.transaction().execute((tx) => insideUnitOfWork.run(() => fn(tx))));
+        written++;
+        return value;
       },
       writeStatement: async (query) => {
         if (insideUnitOfWork.getStore()) throw new NestedWriteError('db.writeStatement()');
-        const result = await kysely.executeQuery(query);
+        const result = await withRetriedConflicts(() => kysely.executeQuery(query));
         written++;
         return result;
       },
@@ -260,6 +258,25 @@ async function openPostgres(rawUrl: string): Promise<Database> {
     },
     schema ?? undefined,
   );
+}
+
+/**
+ * PostgreSQL's answers when it rolled a transaction back to resolve a conflict with another one: a deadlock (two
+ * units locking the same rows in opposite orders, as users inviting each other at once do) and a serialization
+ * failure. The unit did nothing, so it is run again, after a pause of random length that grows with each attempt.
+ */
+const CONFLICT_CODES = new Set(['40P01', '40001']);
+const UNIT_ATTEMPTS = 5;
+
+async function withRetriedConflicts<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= UNIT_ATTEMPTS || !CONFLICT_CODES.has((error as { code?: string }).code ?? '')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 4 * attempt));
+    }
+  }
 }
 
 /** Connections for long reads on PostgreSQL: as many as the SQLite readers (one per core but one, at least two). */

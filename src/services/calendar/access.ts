@@ -3,6 +3,7 @@
 // rules, the public rule and their domain's rule); a caller without access sees 404, as in Calendar.
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { serializeWith } from '../../core/db/serialized-writes.ts';
 import { directoryEntryOf } from '../../core/google/directory.ts';
 import { authenticateGoogle, SCOPE_BASE } from '../../core/google/index.ts';
 import type { ServiceContext } from '../../core/service.ts';
@@ -96,6 +97,10 @@ export class Calendars {
    */
   async find(caller: Caller, rawId: string, db: Kysely<any> = this.#ctx.kysely): Promise<Access | undefined> {
     const id = rawId === 'primary' ? caller.email : rawId.toLowerCase() === caller.email ? caller.email : rawId;
+    // Calendar writes run one after another on PostgreSQL as they do on SQLite: a unit's reads stay true until it
+    // commits (a second delete of an event finds it deleted, patches of one event do not undo each other), and units
+    // writing to each other's calendars (invitations) queue instead of deadlocking.
+    if (db !== this.#ctx.kysely) await serializeWith(db, 'calendar writes');
     let calendar = await this.#store.calendar(db, id);
     if (!calendar && id === caller.email) {
       if (db === this.#ctx.kysely) await this.ensurePrimary(undefined, caller.principalId, caller.email, caller.name);
