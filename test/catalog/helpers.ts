@@ -1,6 +1,7 @@
 // Shared set-up of the catalog suites: a runtime with the catalog, principals for the access matrix, and clients.
 // The content API alone: importing the whole googleapis package costs seconds per test file.
 import { auth as googleAuth, content_v2_1 } from 'googleapis/build/src/apis/content/index.js';
+import { after, before } from 'node:test';
 import { DEV_TOKEN, call, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
 
 export const MCA = '1000000';
@@ -18,6 +19,16 @@ export interface CatalogRuntime {
   api(path: string, init?: { method?: string; body?: unknown; raw?: string; token?: string | null; headers?: Record<string, string> }): ReturnType<typeof call>;
   client(token?: string): content_v2_1.Content;
   close(): Promise<void>;
+}
+
+/** A catalog runtime started before the suite's tests and closed after them: read `suite.c` inside the tests. */
+export function catalogSuite(database: 'sqlite' | 'postgres'): { c: CatalogRuntime } {
+  const suite = {} as { c: CatalogRuntime };
+  before(async () => {
+    suite.c = await startCatalog(database);
+  });
+  after(() => suite.c.close());
+  return suite;
 }
 
 export async function startCatalog(database: 'sqlite' | 'postgres', extra: { settings?: Record<string, unknown>; clock?: 'manual' | 'system'; clockStart?: number } = {}): Promise<CatalogRuntime> {
