@@ -1,7 +1,6 @@
 // The service's shared handles: context, read store, quota meter, settings, and the write helper every mutation uses.
 import type { Kysely } from 'kysely';
 import { cacheBudgetOf, type CacheBudget } from '../../core/cache.ts';
-import { serializeWith } from '../../core/db/serialized-writes.ts';
 import type { ServiceContext } from '../../core/service.ts';
 import { DEFAULT_QUOTA, DEFAULT_QUOTA_CACHE_BUDGET, QuotaMeter, type QuotaSettings } from './quota.ts';
 import { CatalogStore, toProduct, type ProductRow } from './store.ts';
@@ -56,14 +55,11 @@ export class Catalog {
 
   /**
    * Runs `fn` as one durable unit of work with a store bound to its transaction. Units read a resource, merge the
-   * request into it and write it back; on PostgreSQL, where units run at once, they run one after another (as on
-   * SQLite), so that two updates of one product do not undo each other.
+   * request into it and write it back: on PostgreSQL, where units run at once, the store locks what they read.
    */
   write<T>(fn: (store: CatalogStore, tx: Kysely<any>) => Promise<T>): Promise<T> {
-    return this.ctx.db.write(async (tx) => {
-      await serializeWith(tx, 'catalog writes');
-      return fn(new CatalogStore(tx), tx);
-    });
+    const lockRows = this.ctx.db.dialect === 'postgres';
+    return this.ctx.db.write((tx) => fn(new CatalogStore(tx, { lockRows }), tx));
   }
 }
 

@@ -100,18 +100,27 @@ const accountWithReach = preparedOn<Record<string, any>>((db) =>
     .where('a.id', '=', ''),
 );
 const productById = preparedOn<Record<string, any>>((db) => db.selectFrom('catalog_products').selectAll().where('merchant_id', '=', '').where('id', '=', ''));
+const productForUpdate = preparedOn<Record<string, any>>((db) => db.selectFrom('catalog_products').selectAll().where('merchant_id', '=', '').where('id', '=', '').forUpdate());
 
 export class CatalogStore {
   readonly db: Kysely<any>;
+  /**
+   * Set for a unit of work on PostgreSQL, where units run at once: a product or resource it reads is locked until it
+   * commits, so the unit's read-merge-write of it is not undone by another's (and a second delete finds it gone);
+   * an account it reads is held shared (its settings are read by every write, changed by few).
+   */
+  readonly #lockRows: boolean;
 
-  constructor(db: Kysely<any>) {
+  constructor(db: Kysely<any>, options: { lockRows?: boolean } = {}) {
     this.db = db;
+    this.#lockRows = options.lockRows ?? false;
   }
 
   // ---- accounts
 
   async account(id: string): Promise<AccountRow | undefined> {
-    const r = await this.db.selectFrom('catalog_accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    const q = this.db.selectFrom('catalog_accounts').selectAll().where('id', '=', id);
+    const r = await (this.#lockRows ? q.forShare() : q).executeTakeFirst();
     return r ? toAccount(r) : undefined;
   }
 
@@ -182,13 +191,8 @@ export class CatalogStore {
   // ---- generic resources
 
   async resource(merchantId: string, resource: string, id: string): Promise<ResourceRow | undefined> {
-    const r = await this.db
-      .selectFrom('catalog_resources')
-      .selectAll()
-      .where('merchant_id', '=', merchantId)
-      .where('resource', '=', resource)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const q = this.db.selectFrom('catalog_resources').selectAll().where('merchant_id', '=', merchantId).where('resource', '=', resource).where('id', '=', id);
+    const r = await (this.#lockRows ? q.forUpdate() : q).executeTakeFirst();
     return r ? toResource(r) : undefined;
   }
 
@@ -233,7 +237,7 @@ export class CatalogStore {
   // ---- products
 
   async product(merchantId: string, id: string): Promise<ProductRow | undefined> {
-    const r = (await productById(this.db, merchantId, id)).rows[0];
+    const r = (await (this.#lockRows ? productForUpdate : productById)(this.db, merchantId, id)).rows[0];
     return r ? toProduct(r) : undefined;
   }
 
