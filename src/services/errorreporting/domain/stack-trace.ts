@@ -60,15 +60,34 @@ export function jsFrame(line: string): { name?: string; location: string } | und
   const rest = line.slice(prefix[0].length).trimEnd();
   if (rest === '' || hasLineSeparator(rest)) return undefined;
   if (rest.endsWith(')')) {
-    for (let i = 1; i < rest.length; i++) {
-      if (!isSpace(rest[i])) continue;
-      let j = i;
-      while (j < rest.length && isSpace(rest[j])) j++;
-      if (rest[j] === '(' && j + 1 < rest.length - 1) return { name: rest.slice(0, i), location: rest.slice(j + 1, -1) };
-      i = j;
+    const framed = (at: number) => nameEnd(rest, at);
+    // The expression's optional `new\s+` is tried first: the name then runs past `new`, its white space and at least
+    // one more character. Failing that, its white space but one is taken as the prefix and the last as the name.
+    const run = /^new(\s+)/.exec(rest)?.[1].length;
+    if (run !== undefined) {
+      const end = framed(3 + run + 1);
+      if (end !== undefined) return end;
+      if (run >= 3 && rest[3 + run] === '(' && 3 + run + 1 < rest.length - 1) return { name: rest.slice(0, 3 + run - 1), location: rest.slice(3 + run + 1, -1) };
     }
+    const end = framed(1);
+    if (end !== undefined) return end;
   }
   return { location: rest };
+}
+
+/**
+ * `name (location)` in `rest` (which ends with `)`), the name ending at the first white space at or after `from` that
+ * runs up to a `(` with something between it and the last `)`.
+ */
+function nameEnd(rest: string, from: number): { name: string; location: string } | undefined {
+  for (let i = from; i < rest.length; i++) {
+    if (!isSpace(rest[i])) continue;
+    let j = i;
+    while (j < rest.length && isSpace(rest[j])) j++;
+    if (rest[j] === '(' && j + 1 < rest.length - 1) return { name: rest.slice(0, i), location: rest.slice(j + 1, -1) };
+    i = j;
+  }
+  return undefined;
 }
 
 // ---- Java (`printStackTrace()`) -------------------------------------------------------------------------------------
