@@ -4,11 +4,33 @@
 // Requests that arrive together reach the same stage together, so their reads can share one `key = any($1)` query.
 // Each read still sees what was committed when its query ran, as it would alone; it is only held until the end of
 // the turn in which it was asked.
+import { sql, type Kysely } from 'kysely';
 import { NestedWriteError, insideUnitOfWork } from './group-commit.ts';
 
 /** The key of a row found by two columns (any text in either); `pairOf` reads it back. */
 export const pairKey = (a: string, b: string): string => JSON.stringify([a, b]);
 export const pairOf = (key: string): [string, string] => JSON.parse(key) as [string, string];
+
+/**
+ * A lookup's fetch on PostgreSQL: the rows of `table` whose `column` (of SQL type `type`) holds one of `keys`, each
+ * made a value by `toValue`, by its key. One array parameter whatever the number of keys: one statement text.
+ */
+export async function rowsByKey<V>(db: Kysely<any>, table: string, column: string, keys: string[], toValue: (row: any) => V, type: 'text' | 'bigint' = 'text'): Promise<Map<string, V>> {
+  const values = type === 'bigint' ? keys.map(Number) : keys;
+  const { rows } = await sql<any>`select * from ${sql.table(table)} where ${sql.ref(column)} = any(${values}::${sql.raw(type)}[])`.execute(db);
+  return new Map(rows.map((row) => [String(row[column]), toValue(row)]));
+}
+
+/**
+ * `rowsByKey` for rows found by two text columns, keys made by `pairKey`: every first value asked with every second
+ * value asked (rows of pairs nobody asked for come back too, and the lookup ignores them).
+ */
+export async function rowsByPair<V>(db: Kysely<any>, table: string, [first, second]: [string, string], keys: string[], toValue: (row: any) => V): Promise<Map<string, V>> {
+  const pairs = keys.map(pairOf);
+  const { rows } = await sql<any>`select * from ${sql.table(table)}
+    where ${sql.ref(first)} = any(${[...new Set(pairs.map((p) => p[0]))]}::text[]) and ${sql.ref(second)} = any(${pairs.map((p) => p[1])}::text[])`.execute(db);
+  return new Map(rows.map((row) => [pairKey(row[first], row[second]), toValue(row)]));
+}
 
 /** Most keys in one query: bounds the statement's array and its answer. */
 export const LOOKUP_BATCH_MAX = 500;

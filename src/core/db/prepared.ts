@@ -1,6 +1,6 @@
 // Queries built and compiled once, run many times with new parameter values. Building a Kysely query (immutable
 // nodes, a compiler pass) costs more than SQLite takes to run a point query, on paths that run it for every request.
-import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
+import { CompiledQuery, type Compilable, type Kysely, type QueryCreator, type QueryResult } from 'kysely';
 import { dialectOf, type DialectName } from './dialect.ts';
 import { directStatement } from './direct-statements.ts';
 import { INLINE_LIST_MAX } from './in-list.ts';
@@ -101,13 +101,18 @@ export type PreparedInsert = (db: Kysely<any>, row: Record<string, unknown>) => 
  */
 export function preparedInsert(template: () => Kysely<any>, table: string, columns: readonly string[], ignoreConflictOn?: readonly string[]): PreparedInsert {
   const query = prepared(() => {
-    const insert = template()
-      .insertInto(table)
-      .values(Object.fromEntries(columns.map((c) => [c, null])));
+    const insert = rowInsert(template(), table, columns);
     return ignoreConflictOn ? insert.onConflict((oc) => oc.columns([...ignoreConflictOn]).doNothing()) : insert;
   });
   return (db, row) => query(db, ...valuesOf(table, columns, row));
 }
+
+/**
+ * An insert of one row into `table` with a parameter for each of `columns`, in their order (`valuesOf` gives them);
+ * `db` may be a database, a transaction or the query creator of a WITH clause.
+ */
+export const rowInsert = (db: Pick<QueryCreator<any>, 'insertInto'>, table: string, columns: readonly string[]) =>
+  db.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, null])));
 
 /** `row`'s values of `columns`, in their order (every one must be present; null for none): an insert's parameters. */
 export function valuesOf(table: string, columns: readonly string[], row: Record<string, unknown>): unknown[] {

@@ -1,10 +1,10 @@
 // Queries of the bidding service. Filter sets are documents keyed by name; events are appended and, in the same
 // transaction, added to the hourly aggregates that metrics queries read.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { ReadThroughCache, type CacheBudget } from '../../core/cache.ts';
 import type { Database } from '../../core/db/index.ts';
 import { bulkInsert } from '../../core/db/bulk.ts';
-import { BatchedLookup } from '../../core/db/batched-lookup.ts';
+import { BatchedLookup, rowsByKey } from '../../core/db/batched-lookup.ts';
 import { prepared } from '../../core/db/prepared.ts';
 import type { BidEvent } from './domain/events.ts';
 import type { Counters } from './domain/metrics.ts';
@@ -141,8 +141,7 @@ export class BiddingStore {
   }
 
   async #loadFilterSets(names: string[]): Promise<Map<string, StoredFilterSet>> {
-    const { rows } = await sql<any>`select * from bidding_filter_sets where name = any(${names}::text[])`.execute(this.#db);
-    return new Map(rows.map((row) => [row.name as string, toFilterSet(row)]));
+    return rowsByKey(this.#db, 'bidding_filter_sets', 'name', names, toFilterSet);
   }
 
   // Read on every request that names a filter set: compiled once.

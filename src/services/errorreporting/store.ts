@@ -2,8 +2,8 @@
 import { sql, type Kysely, type QueryCreator, type SelectQueryBuilder } from 'kysely';
 import { ReadThroughCache, type CacheBudget } from '../../core/cache.ts';
 import type { Database } from '../../core/db/index.ts';
-import { BatchedLookup, pairKey, pairOf } from '../../core/db/batched-lookup.ts';
-import { prepared, preparedStatement, runCompiled, valuesOf } from '../../core/db/prepared.ts';
+import { BatchedLookup, pairKey, rowsByKey, rowsByPair } from '../../core/db/batched-lookup.ts';
+import { prepared, preparedStatement, rowInsert, runCompiled, valuesOf } from '../../core/db/prepared.ts';
 import { defaultLogBucket, type LogBucketSettings } from './domain/log-bucket.ts';
 import type { BucketPlan, ServiceFilter, TimeRange } from './domain/query.ts';
 import type { AcceptedEvent, ErrorContext } from './domain/report.ts';
@@ -67,13 +67,12 @@ const LOG_BUCKET_CACHE_BUDGET: CacheBudget = { entries: 10_000, bytes: 2 * 1024 
 
 const LOG_COLUMNS = ['project_id', 'received_at', 'event_time', 'service', 'version', 'message', 'context', 'analysed', 'group_id'];
 const EVENT_COLUMNS = ['project_id', 'group_id', 'event_time', 'event_time_text', 'received_at', 'service', 'version', 'user_name', 'message', 'context'];
-const placeholders = (columns: string[]) => Object.fromEntries(columns.map((c) => [c, null]));
 
 /** Something that starts queries: a database, a transaction or the query creator of a WITH clause. */
 type Creator = Pick<QueryCreator<any>, 'insertInto'>;
 
-const logInsert = (db: Creator) => db.insertInto('errorreporting_log').values(placeholders(LOG_COLUMNS));
-const eventInsert = (db: Creator) => db.insertInto('errorreporting_events').values(placeholders(EVENT_COLUMNS));
+const logInsert = (db: Creator) => rowInsert(db, 'errorreporting_log', LOG_COLUMNS);
+const eventInsert = (db: Creator) => rowInsert(db, 'errorreporting_events', EVENT_COLUMNS);
 
 /**
  * A new group starts OPEN; an existing one keeps its status, except that a RESOLVED group whose error occurs again
@@ -144,8 +143,7 @@ export class ErrorStore {
   }
 
   async #loadLogBuckets(projectIds: string[]): Promise<Map<string, LogBucketSettings>> {
-    const { rows } = await sql<any>`select * from errorreporting_log_buckets where project_id = any(${projectIds}::text[])`.execute(this.#db);
-    return new Map(rows.map((row) => [row.project_id as string, toLogBucket(row)]));
+    return rowsByKey(this.#db, 'errorreporting_log_buckets', 'project_id', projectIds, toLogBucket);
   }
 
   // Read by every reported event: compiled once.
@@ -339,10 +337,7 @@ export class ErrorStore {
 
   /** Groups by `pairKey(project, group)`: every project asked with every group asked, the pairs asked read back. */
   async #loadGroups(keys: string[]): Promise<Map<string, GroupRow>> {
-    const pairs = keys.map(pairOf);
-    const { rows } = await sql<any>`select * from errorreporting_groups
-      where project_id = any(${[...new Set(pairs.map((p) => p[0]))]}::text[]) and group_id = any(${pairs.map((p) => p[1])}::text[])`.execute(this.#db);
-    return new Map(rows.map((row) => [pairKey(row.project_id, row.group_id), toGroup(row)]));
+    return rowsByPair(this.#db, 'errorreporting_groups', ['project_id', 'group_id'], keys, toGroup);
   }
 
   // Read on every groups.get and event listing's group: compiled once.

@@ -1,7 +1,7 @@
 // API keys issued by /v6/authenticate for a subject: the key's nonce names the one merchant it may act for. Keys a
 // client makes itself (and keys issued without a subject) have no row and act for every merchant of the client.
-import { sql, type Kysely } from 'kysely';
-import { BatchedLookup, pairKey, pairOf } from '../../../core/db/batched-lookup.ts';
+import type { Kysely } from 'kysely';
+import { BatchedLookup, pairKey, rowsByPair } from '../../../core/db/batched-lookup.ts';
 import { prepared } from '../../../core/db/prepared.ts';
 
 export class KeySubjectStore {
@@ -30,10 +30,7 @@ export class KeySubjectStore {
 
   /** Subjects by `pairKey(clientid, nonce)`: every client asked with every nonce asked, the pairs asked read back. */
   async #subjectsOf(keys: string[]): Promise<Map<string, number>> {
-    const pairs = keys.map(pairOf);
-    const { rows } = await sql<{ clientid: string; nonce: string; merchantid: unknown }>`select clientid, nonce, merchantid from payments_key_subjects
-      where clientid = any(${[...new Set(pairs.map((p) => p[0]))]}::text[]) and nonce = any(${pairs.map((p) => p[1])}::text[])`.execute(this.#db);
-    return new Map(rows.map((r) => [pairKey(r.clientid, r.nonce), Number(r.merchantid)]));
+    return rowsByPair(this.#db, 'payments_key_subjects', ['clientid', 'nonce'], keys, (row) => Number(row.merchantid));
   }
 
   // Asked on every request with an API key: compiled once.

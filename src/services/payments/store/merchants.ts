@@ -1,7 +1,7 @@
 // Merchant accounts and their counters (transno and batch numbers count up per merchant, atomically).
 import { sql, type Kysely } from 'kysely';
 import { ReadThroughCache, type CacheBudget } from '../../../core/cache.ts';
-import { BatchedLookup } from '../../../core/db/batched-lookup.ts';
+import { BatchedLookup, rowsByKey } from '../../../core/db/batched-lookup.ts';
 import type { Database } from '../../../core/db/index.ts';
 import { prepared } from '../../../core/db/prepared.ts';
 import type { Merchant } from '../contract.ts';
@@ -29,8 +29,7 @@ export class MerchantStore {
   }
 
   async #readMany(ids: string[]): Promise<Map<string, Merchant>> {
-    const { rows } = await sql<any>`select * from payments_merchants where merchantid = any(${ids.map(Number)}::bigint[])`.execute(this.#db);
-    return new Map(rows.map((row) => [String(row.merchantid), toMerchant(row)]));
+    return rowsByKey(this.#db, 'payments_merchants', 'merchantid', ids, toMerchant, 'bigint');
   }
 
   /** Forgets every cached merchant (after a reset or an import replaced the table). */

@@ -33,17 +33,11 @@ export class NonceStore {
     const key = `${clientid}\u0000${nonce}`;
     const known = this.#seen.get(key)?.expiresAt;
     if (known !== undefined && known > nowMs) return false;
-    const purge = ++this.#inserts % PURGE_EVERY === 0 ? this.#purge(nowMs) : undefined;
-    const claim = this.#claim([clientid, nonce], expiresAt, nowMs);
-    let claimed: boolean;
-    if (tx) {
-      if (purge) await runCompiled(tx, purge);
-      claimed = slotTaken(await runCompiled(tx, claim));
-    } else {
-      // The purge only drops expired nonces: it need not commit with the claim.
-      if (purge) await this.#database.writeStatement(purge);
-      claimed = slotTaken(await this.#database.writeStatement(claim));
-    }
+    // Inside the caller's unit, or each statement a unit of its own (the purge only drops expired nonces: it need not
+    // commit with the claim).
+    const run = (query: CompiledQuery) => (tx ? runCompiled(tx, query) : this.#database.writeStatement(query));
+    if (++this.#inserts % PURGE_EVERY === 0) await run(this.#purge(nowMs));
+    const claimed = slotTaken(await run(this.#claim([clientid, nonce], expiresAt, nowMs)));
     // Remembered only once claimed: a claim inside a unit that later rolls back must not block a retry.
     if (claimed && !tx) this.#remember(key, expiresAt);
     return claimed;

@@ -1,7 +1,7 @@
 // The physical layer: opaque byte values by plaintext path in one table. Only the barrier writes here.
 import { sql, type Kysely, type Migration } from 'kysely';
 import { boundedCache, detached, type CacheBudget } from '../../../core/cache.ts';
-import { BatchedLookup } from '../../../core/db/batched-lookup.ts';
+import { BatchedLookup, rowsByKey } from '../../../core/db/batched-lookup.ts';
 import { columnTypes } from '../../../core/db/dialect.ts';
 import { escapeLike, likeEscaped } from '../../../core/db/like.ts';
 import type { Database } from '../../../core/db/index.ts';
@@ -86,9 +86,7 @@ export class PhysicalStorage {
   }
 
   async #selectMany(paths: string[]): Promise<Map<string, Buffer>> {
-    // One parameter whatever the number of paths: the statement is prepared once.
-    const { rows } = await sql<{ path: string; value: Uint8Array }>`select path, value from ${sql.table(ENTRIES_TABLE)} where path = any(${paths}::text[])`.execute(this.#db);
-    return new Map(rows.map((r) => [r.path, detached(Buffer.isBuffer(r.value) ? r.value : Buffer.from(r.value))]));
+    return rowsByKey(this.#db, ENTRIES_TABLE, 'path', paths, (r: { value: Uint8Array }) => detached(Buffer.isBuffer(r.value) ? r.value : Buffer.from(r.value)));
   }
 
   /** Entries and bytes the value cache holds now (0 when it is off). */
