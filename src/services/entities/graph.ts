@@ -33,6 +33,8 @@ export class EntityGraph {
   readonly #batchedDocuments: BatchedLookup<Entity> | null;
   /** The minimum population of a world graph this process built at start (so `entities build` need not repeat it). */
   builtAtStart?: number;
+  /** Told whenever what a search may answer changes: documents written or removed, the index replaced. */
+  readonly #changeListeners: Array<() => void> = [];
 
   constructor(ctx: ServiceContext) {
     this.#ctx = ctx;
@@ -50,6 +52,7 @@ export class EntityGraph {
     const settings = readSettings(this.#ctx.settings);
     // After a reset or an import the tables hold other documents.
     this.#documents?.clear();
+    this.#changed();
     // `rebuild`: a build cut short by a reset may have left part of a graph and even its record: build it again.
     const current = options.rebuild ? undefined : await this.defaultRecord();
     this.builtAtStart = undefined;
@@ -67,6 +70,7 @@ export class EntityGraph {
       // Usually the graph holds nothing else, and the index is the one just filled.
       if ((await this.count()) === built) {
         this.#index = new SearchIndex(builder.finish());
+        this.#changed();
         return;
       }
     } else if (settings.graph === 'samples' && current?.graph !== 'samples' && (await this.count()) === 0) {
@@ -98,6 +102,7 @@ export class EntityGraph {
       after = rows[rows.length - 1].id as string;
     }
     this.#index = new SearchIndex(builder.finish());
+    this.#changed();
   }
 
   /** Stores entities (replacing those with the same ids) in one unit of work, then indexes them. */
@@ -113,6 +118,7 @@ export class EntityGraph {
     } finally {
       // Also when the write failed: a commit whose fsync failed may still have changed the table.
       for (const e of entities) this.#documents?.forget(e.id);
+      this.#changed();
     }
     this.#index.upsert(entities);
   }
@@ -123,9 +129,19 @@ export class EntityGraph {
       removed = await this.#ctx.db.write((tx) => deleteEntity(tx, id));
     } finally {
       this.#documents?.forget(id);
+      this.#changed();
     }
     if (removed) this.#index.remove(id);
     return removed;
+  }
+
+  /** Calls `listener` whenever what a search may answer changes (an answer computed across it is stale). */
+  onChange(listener: () => void): void {
+    this.#changeListeners.push(listener);
+  }
+
+  #changed(): void {
+    for (const listener of this.#changeListeners) listener();
   }
 
   count(): Promise<number> {

@@ -11,14 +11,17 @@ export interface EntitySettings {
   minPopulation: number;
   /** Documents kept parsed in memory on SQLite. */
   documentCacheBudget: CacheBudget;
+  /** Search answers kept serialised on SQLite, by path and query. */
+  answerCacheBudget: CacheBudget;
 }
 
 export const DEFAULT_DOCUMENT_CACHE_BUDGET: CacheBudget = { entries: 10_000, bytes: 32 * 1024 * 1024 };
+export const DEFAULT_ANSWER_CACHE_BUDGET: CacheBudget = { entries: 10_000, bytes: 16 * 1024 * 1024 };
 
-const KNOWN = new Set(['graph', 'minPopulation', 'documentCacheBudget', 'seed']);
+const KNOWN = new Set(['graph', 'minPopulation', 'documentCacheBudget', 'answerCacheBudget', 'seed']);
 
 export function readSettings(raw: Record<string, unknown>): EntitySettings {
-  for (const key of Object.keys(raw)) if (!KNOWN.has(key)) throw new Error(`services.entities.${key} is not a setting (known: graph, minPopulation, documentCacheBudget)`);
+  for (const key of Object.keys(raw)) if (!KNOWN.has(key)) throw new Error(`services.entities.${key} is not a setting (known: graph, minPopulation, documentCacheBudget, answerCacheBudget)`);
   // `seed: false` is the older way to start empty.
   const graph = raw.graph ?? (raw.seed === false ? 'empty' : 'world');
   if (!GRAPHS.includes(graph as GraphChoice)) throw new Error(`services.entities.graph must be one of ${GRAPHS.join(', ')}`);
@@ -27,5 +30,6 @@ export function readSettings(raw: Record<string, unknown>): EntitySettings {
     throw new Error('services.entities.minPopulation must be a whole number of at least 0');
   }
   const documentCacheBudget = cacheBudgetOf(raw.documentCacheBudget, DEFAULT_DOCUMENT_CACHE_BUDGET, 'services.entities.documentCacheBudget');
-  return { graph: graph as GraphChoice, minPopulation, documentCacheBudget };
+  const answerCacheBudget = cacheBudgetOf(raw.answerCacheBudget, DEFAULT_ANSWER_CACHE_BUDGET, 'services.entities.answerCacheBudget');
+  return { graph: graph as GraphChoice, minPopulation, documentCacheBudget, answerCacheBudget };
 }

@@ -1,7 +1,8 @@
 // GET /v1/entities:search (also with its colon percent-encoded, entities%3Asearch) — parse and check the parameters,
 // look up ids or search the index, render JSON-LD.
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AnswerCache } from '../../../core/http/answer-cache.ts';
 import { documented } from '../../../core/http/documented.ts';
 import { authenticateGoogle, invalidArgument, notFound, refuseUnknownParameters } from '../../../core/google/index.ts';
 import type { ServiceContext } from '../../../core/service.ts';
@@ -11,6 +12,7 @@ import { matchWeight } from '../domain/match.ts';
 import { byScore, scoreOf } from '../domain/rank.ts';
 import { renderList, renderResult } from '../domain/render.ts';
 import type { EntityGraph, Ranked } from '../graph.ts';
+import { readSettings } from '../settings.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, SearchQuery } from './schemas/search.ts';
 
 export { DEFAULT_LIMIT, MAX_LIMIT };
@@ -37,12 +39,19 @@ const byEncodedColon = documented({
 });
 
 export function searchRoute(app: FastifyInstance, ctx: ServiceContext, graph: EntityGraph): void {
-  const search = async (req: FastifyRequest) => {
+  // An answer is a function of the path, the query and the graph, which only this process changes on SQLite (on
+  // PostgreSQL other instances may write documents, and none are kept).
+  const answers = ctx.db.dialect === 'sqlite' ? new AnswerCache(app, readSettings(ctx.settings).answerCacheBudget) : undefined;
+  if (answers) graph.onChange(() => answers.invalidate());
+
+  const search = async (req: FastifyRequest, reply: FastifyReply) => {
     // Knowledge Graph Search is an API-key API: a request with no credential is refused as Google refuses it there.
     await authenticateGoogle(req, ctx.identity, { scopes: ['cloud-platform'], apiKey: true, missingCredential: 'apiKey' });
     if (req.headers['content-length'] && req.headers['content-length'] !== '0') {
       throw invalidArgument('The request body must be empty.');
     }
+    // Only an answer of 200 is kept: the same path and query were valid then and are valid now.
+    if (answers?.answered(req, reply)) return reply;
     const q = req.query as Record<string, unknown>;
     refuseUnknownParameters(q, PARAMETERS);
     const query = single(q.query);
@@ -81,11 +90,11 @@ export function searchRoute(app: FastifyInstance, ctx: ServiceContext, graph: En
 
   app.get('/v1/entities::search', documented({ querystring: SearchQuery }), search);
   // The router matches the path as sent: a client that percent-encodes the method's colon reaches it here.
-  app.get('/v1/:method', byEncodedColon, async (req) => {
+  app.get('/v1/:method', byEncodedColon, async (req, reply) => {
     if ((req.params as { method: string }).method !== 'entities:search') {
       throw notFound(`The requested URL ${req.url.split('?')[0]} was not found on this server.`);
     }
-    return search(req);
+    return search(req, reply);
   });
 }
 
