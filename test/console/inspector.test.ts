@@ -129,6 +129,32 @@ describe('request inspector', () => {
     assert.equal(inspector.record(exchange({ url: `/v6/cards/${VISA}/x/${VISA}` })).path, '/v6/cards/[redacted]/x/[redacted]');
   });
 
+  it('describes a path and a body sent again as the first time, redacted ones each time', () => {
+    const inspector = new RequestInspector();
+    const plain = JSON.stringify({ name: 'x', note: 'y'.repeat(BODY_CHARS) });
+    const card = JSON.stringify({ cardnumber: VISA, note: `paid with ${VISA}` });
+    const sequence = [
+      ['/a?key=secret-key', plain],
+      ['/a?key=secret-key', plain],
+      [`/pay/${VISA}`, card],
+      [`/pay/${VISA}`, card],
+      ['/a?x=1', '{"x":1}'],
+      ['/a?x=1', '{"x":1}'],
+    ];
+    const entries = sequence.map(([url, body]) => inspector.record(exchange({ url, response: { contentType: 'application/json', body } })));
+    for (const i of [0, 2, 4]) {
+      assert.equal(entries[i + 1].path, entries[i].path);
+      assert.equal(entries[i + 1].responseBody, entries[i].responseBody);
+    }
+    assert.equal(entries[1].path, '/a?key=[redacted]');
+    assert.ok(entries[1].responseBody!.startsWith('{"name":"x","note":"yyy') && entries[1].responseBody!.endsWith('more characters not kept]'));
+    assert.equal(entries[3].path, '/pay/[redacted]');
+    assert.equal(entries[3].responseBody, '{"cardnumber":"[redacted]","note":"paid with [redacted]"}');
+    assert.equal(entries[5].responseBody, '{"x":1}');
+    // A new text after a remembered one is described anew.
+    assert.equal(inspector.record(exchange({ url: '/b', response: { contentType: 'application/json', body: '{"y":2}' } })).responseBody, '{"y":2}');
+  });
+
   it('filters by service, method, path and status class', () => {
     const inspector = new RequestInspector();
     inspector.record(exchange({ method: 'GET', url: '/a', status: 200 }));

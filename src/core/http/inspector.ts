@@ -79,6 +79,27 @@ function isoTime(ms: number): string {
 
 const text = (s: string | null) => (s === null ? 0 : Buffer.byteLength(s));
 
+/**
+ * `describe` remembering its last text and result. A client polling one resource sends the same path and gets the
+ * same answer (a kept answer is even the same string): describing each again scanned the whole text every request.
+ * Comparing with the last text costs at most a comparison of equal-length strings. A text that needed redacting is
+ * not remembered, so nothing sensitive stays referenced after its request.
+ */
+function rememberingLast<R>(describe: (text: string) => { described: R; redacted: boolean }): (text: string) => R {
+  let last: { text: string; described: R } | undefined;
+  return (text) => {
+    if (last?.text === text) return last.described;
+    const { described, redacted } = describe(text);
+    last = redacted ? undefined : { text, described };
+    return described;
+  };
+}
+
+const describePath = rememberingLast((url) => {
+  const described = redactCardNumbers(redactUrl(url));
+  return { described, redacted: described !== url };
+});
+
 /** An entry's size in the budget: its strings' UTF-8 bytes and a fixed allowance for the rest. */
 function sizeOf(entry: InspectedRequest): number {
   return 160 + text(entry.service) + text(entry.requestId) + text(entry.method) + text(entry.path) + text(entry.principal) + text(entry.requestBody) + text(entry.responseBody);
@@ -104,7 +125,7 @@ export class RequestInspector {
       requestId: raw.requestId,
       at: isoTime(raw.at),
       method: raw.method,
-      path: redactCardNumbers(redactUrl(raw.url)),
+      path: describePath(raw.url),
       status: raw.status,
       ms: Math.round(raw.ms * 10) / 10,
       principal: raw.principal,
@@ -194,15 +215,23 @@ export function describeBody(contentType: string | undefined, body: unknown, byt
   if (typeof body !== 'string') return `[${type || 'binary'} body not kept]`;
   if (type === 'application/x-www-form-urlencoded') return cut(redactForm(body));
   if (type === 'application/json' || type.endsWith('+json')) {
-    if (!needsRedaction(body)) return cut(body);
-    try {
-      return cut(JSON.stringify(redactValue(JSON.parse(body))));
-    } catch {
-      return `[unparsable ${type} body, ${body.length} characters, not kept]`;
-    }
+    return describeJsonText(body) ?? `[unparsable ${type} body, ${body.length} characters, not kept]`;
   }
   return `[${type || 'text'} body, ${Buffer.byteLength(body)} bytes, not kept]`;
 }
+
+/**
+ * A JSON text as kept: as it is, or redacted field by field when it may hold something sensitive; cut to size. Null
+ * when it needed redacting but does not parse.
+ */
+const describeJsonText = rememberingLast((body) => {
+  if (!needsRedaction(body)) return { described: cut(body), redacted: false };
+  try {
+    return { described: cut(JSON.stringify(redactValue(JSON.parse(body)))) as string | null, redacted: true };
+  } catch {
+    return { described: null, redacted: true };
+  }
+});
 
 /**
  * Whether the part of a JSON text the inspector keeps could show a sensitive field or a card number. Most bodies
