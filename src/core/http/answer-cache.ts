@@ -54,8 +54,4 @@ export class AnswerCache {
     this.#generation++;
     this.#entries.clear();
   }
-
-  get size(): number {
-    return this.#entries.size;
-  }
 }
