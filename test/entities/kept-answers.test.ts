@@ -109,6 +109,20 @@ for (const database of DATABASES) {
       assert.deepEqual((await search()).body.itemListElement, []);
     });
 
+    it('answers what is stored once writes and lookups sent together have all been answered', async () => {
+      const lookup = () => byId('ids=/g/twin_kept');
+      const sent: Array<Promise<unknown>> = [];
+      for (let i = 0; i < 8; i++) {
+        sent.push(putEntity(doc(`Version ${i}`)));
+        sent.push(lookup(), lookup());
+      }
+      await Promise.all(sent);
+      const stored = await call(`${t.adminUrl}/services/entities/entities/g/twin_kept`);
+      assert.equal(stored.status, 200);
+      for (let i = 0; i < 3; i++) assert.equal((await lookup()).body.itemListElement[0].result.description, stored.body.descriptions.en);
+      assert.equal((await call(`${t.adminUrl}/services/entities/entities/g/twin_kept`, { method: 'DELETE' })).status, 204);
+    });
+
     it('answers the graph as it is after a reset', async () => {
       assert.equal((await putEntity(doc('Before reset'))).status, 200);
       assert.equal((await byId('ids=/g/twin_kept')).body.itemListElement.length, 1);
