@@ -4,6 +4,7 @@
 // results and the savepoint semantics they have through Kysely.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import SQLite from 'better-sqlite3';
 import { CompiledQuery, sql } from 'kysely';
 import { directStatement } from '../../src/core/db/direct-statements.ts';
 import { NestedWriteError, type Database } from '../../src/core/db/index.ts';
@@ -28,6 +29,12 @@ describe('direct reads (sqlite)', () => {
     await db.close();
     await tdb.dispose();
   });
+
+  /** Until nothing holds the connection (a batch holds it for its checkpoint after answering its units). */
+  const connectionFree = async () => {
+    while (directStatement(db.kysely, SELECT, [0]) === undefined) await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+  };
 
   it('runs a read at once when the connection is free, with the rows Kysely would return', async () => {
     const direct = directStatement<{ id: number; v: string }>(db.kysely, SELECT, [1]);
@@ -104,6 +111,49 @@ describe('direct reads (sqlite)', () => {
     const malformed = prepared(() => db.kysely.selectNoFrom(sql<string>`json_extract(${'{}'}, ${'$'})`.as('x')));
     await assert.rejects(malformed(db.kysely, 'not json', '$'), /malformed JSON/);
     assert.deepEqual((await byId(db.kysely, 1)).rows, [{ id: 1, v: 'one' }]);
+  });
+
+  it('answers the reads of one turn from one snapshot, and the next turn from a new one', async () => {
+    await db.write((tx) => tx.insertInto('dr_items').values({ id: 60, v: 'sixty' }).execute());
+    await connectionFree();
+    // Another connection stands for any change the reads of a turn must see all or none of.
+    const other = new SQLite(tdb.url);
+    try {
+      let turnOver = false;
+      setImmediate(() => (turnOver = true));
+      assert.deepEqual((await byId(db.kysely, 60)).rows, [{ id: 60, v: 'sixty' }]);
+      assert.deepEqual((await byId(db.kysely, 60)).rows, [{ id: 60, v: 'sixty' }]);
+      other.prepare('update dr_items set v = ? where id = ?').run('changed', 60);
+      assert.deepEqual((await byId(db.kysely, 60)).rows, [{ id: 60, v: 'sixty' }], 'the same turn: the same snapshot');
+      assert.equal(turnOver, false, 'all in one turn');
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual((await byId(db.kysely, 60)).rows, [{ id: 60, v: 'changed' }], 'a later turn sees the change');
+    } finally {
+      other.close();
+    }
+  });
+
+  it("sees a write made through the database's own connection at once, in the same turn", async () => {
+    await connectionFree();
+    let turnOver = false;
+    setImmediate(() => (turnOver = true));
+    assert.deepEqual((await byId(db.kysely, 61)).rows, []);
+    assert.deepEqual((await byId(db.kysely, 61)).rows, []);
+    await db.kysely.insertInto('dr_items').values({ id: 61, v: 'sixty-one' }).execute();
+    assert.deepEqual((await byId(db.kysely, 61)).rows, [{ id: 61, v: 'sixty-one' }]);
+    await db.kysely.updateTable('dr_items').set({ v: 'updated' }).where('id', '=', 61).execute();
+    assert.deepEqual((await byId(db.kysely, 61)).rows, [{ id: 61, v: 'updated' }]);
+    assert.equal(turnOver, false, 'all in one turn');
+  });
+
+  it('sees a unit of work once it is acknowledged, and not before', async () => {
+    await connectionFree();
+    assert.deepEqual((await byId(db.kysely, 62)).rows, []);
+    assert.deepEqual((await byId(db.kysely, 62)).rows, []);
+    const written = db.write((tx) => tx.insertInto('dr_items').values({ id: 62, v: 'sixty-two' }).execute());
+    assert.deepEqual((await byId(db.kysely, 62)).rows, [], 'not acknowledged yet');
+    await written;
+    assert.deepEqual((await byId(db.kysely, 62)).rows, [{ id: 62, v: 'sixty-two' }]);
   });
 });
 

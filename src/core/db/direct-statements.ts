@@ -71,16 +71,18 @@ export function allowDirectReads(
   holding: ConnectionHolding,
   connection: { readonly inTransaction: boolean },
   prepare: Prepare,
-  snapshot?: { readonly pinned: boolean; prepare: Prepare },
+  snapshot?: { readonly pinned: boolean; prepare: Prepare; readInTurn(): boolean },
 ): void {
   runners.set(kysely, (sql, parameters) => {
     // Inside a unit of work the query must fail as it would through Kysely (NestedWriteError), not run.
     if (insideUnitOfWork.getStore()) return undefined;
     // While a group commit holds the connection, its snapshot of what is durable answers (durable-snapshot.ts); an
-    // open transaction is checked too, though every one today is begun on a held connection.
+    // open transaction is checked too, though every one today is begun on a held connection. While nothing holds it,
+    // the reads of one turn share the snapshot too (everything committed is durable then).
     const held = holding.held || connection.inTransaction;
     if (held && !snapshot?.pinned) return undefined;
-    const stmt = (held ? snapshot!.prepare : prepare)(sql);
+    const onSnapshot = held || (snapshot !== undefined && snapshot.readInTurn());
+    const stmt = (onSnapshot ? snapshot!.prepare : prepare)(sql);
     // A statement that writes (`insert ... returning` reads rows too) goes the way every write goes.
     if (!stmt.reader || !stmt.readonly) return undefined;
     return runNow(stmt, parameters);

@@ -93,11 +93,12 @@ function openSqlite(path: string, options: OpenOptions): Database {
   const checkpointer = path === ':memory:' ? undefined : new WalCheckpointer(path);
   if (checkpointer) handle.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   const statementBudget = options.statementCache ?? DEFAULT_STATEMENT_CACHE_BUDGET;
-  const statements = withStatementCache(handle, statementBudget);
-  const holding = new ConnectionHolding();
-  const kysely = new Kysely<any>({ dialect: new GuardedSqliteDialect({ database: statements }, holding) });
   // An in-memory database is private to its connection: no second connection can read it.
   const snapshot = path === ':memory:' ? undefined : new DurableSnapshot(path, (reader) => withStatementCache(reader, statementBudget));
+  // A turn's shared snapshot ends before anything is written: the reads after a write see it.
+  const statements = withStatementCache(handle, statementBudget, snapshot && (() => snapshot.endTurn()));
+  const holding = new ConnectionHolding();
+  const kysely = new Kysely<any>({ dialect: new GuardedSqliteDialect({ database: statements }, holding) });
   allowDirectReads(kysely, holding, handle, statements.prepare, snapshot);
   const wal = fsyncOffLoop ? new WalSync(`${path}-wal`) : undefined;
   const committer = new GroupCommitter(kysely, {
@@ -133,16 +134,18 @@ export const DEFAULT_STATEMENT_CACHE_BUDGET: CacheBudget = { entries: 1_000, byt
 
 // Kysely prepares every query it runs; hot paths repeat the same few hundred SQL texts, so keep their prepared
 // statements (better-sqlite3 statements are reusable; queries here are never streamed, so none is busy when reused).
-function withStatementCache(handle: SQLite.Database, budget: CacheBudget) {
+function withStatementCache(handle: SQLite.Database, budget: CacheBudget, beforeWrite?: () => void) {
   // A statement's own memory grows with its SQL text, so the text's size stands for the entry's.
   const kept = boundedCache<string, DriverStatement>(budget, (_stmt, text) => text.length * 2);
   return {
+    /** The statement of `text`; `beforeWrite` is called first when it writes (each statement is run once prepared). */
     prepare(text: string) {
       let stmt = kept.get(text);
       if (!stmt) {
         stmt = withLiteralRows(handle.prepare(text));
         kept.set(text, stmt);
       }
+      if (!stmt.readonly) beforeWrite?.();
       return stmt;
     },
     close() {
