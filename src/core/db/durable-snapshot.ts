@@ -30,7 +30,7 @@ export class DurableSnapshot {
   readonly #end: SQLite.Statement;
   /** Held from `pin` until the batch that pinned it is durable. */
   #batchPinned = false;
-  /** Held for the rest of the current turn of the event loop (`pinForTurn`). */
+  /** Held for the rest of the current turn of the event loop (`readInTurn`). */
   #turnPinned = false;
   /** Direct reads of the current turn so far, while nothing held the writer. */
   #turnReads = 0;
@@ -70,8 +70,8 @@ export class DurableSnapshot {
 
   /**
    * Called for each direct read made while nothing holds the writer: from the second of a turn on, the reads share
-   * the snapshot until the turn ends (a lone read, the common case when idle, is cheaper outside a transaction).
-   * True when the read is to run on the snapshot.
+   * the snapshot until the turn ends; a lone read (an idle service's) runs outside any transaction as before, sparing
+   * it the BEGIN, the snapshot's first read and the COMMIT. True when the read is to run on the snapshot.
    */
   readInTurn(): boolean {
     if (this.#turnPinned) return true;
