@@ -1,9 +1,10 @@
 // Search answers kept serialised (SQLite): a repeated request gets the same bytes, every check still runs, and a
 // change to the graph is seen by the next request. On PostgreSQL nothing is kept; the same behaviour is asserted.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { request } from 'node:http';
-import { DATABASES, DEV_API_KEY, call, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
+import { DATABASES, DEV_API_KEY, call } from '../helpers/runtime.ts';
+import { samplesSuite } from './helpers.ts';
 
 /** A GET with a body, which fetch does not send. */
 function getWithBody(url: string, body: string): Promise<{ status: number; text: string }> {
@@ -21,10 +22,9 @@ function getWithBody(url: string, body: string): Promise<{ status: number; text:
 
 for (const database of DATABASES) {
   describe(`entity search answers kept (${database})`, () => {
-    let t: TestRuntime;
-    let base: string;
-    const byId = (query: string, key = DEV_API_KEY) => call(`${base}/v1/entities:search?key=${key}&${query}`);
-    const putEntity = (doc: Record<string, unknown>) => call(`${t.adminUrl}/services/entities/entities`, { body: doc });
+    const suite = samplesSuite(database);
+    const byId = (query: string, key?: string) => suite.search(query, key);
+    const putEntity = (doc: Record<string, unknown>) => call(`${suite.t.adminUrl}/services/entities/entities`, { body: doc });
     const doc = (description: string) => ({
       id: '/g/twin_kept',
       types: ['Person'],
@@ -32,12 +32,6 @@ for (const database of DATABASES) {
       descriptions: { en: description },
       popularity: 10,
     });
-
-    before(async () => {
-      t = await startTestRuntime({ services: ['entities'], database, settings: { entities: { graph: 'samples' } } });
-      base = t.url('entities');
-    });
-    after(async () => t.close());
 
     it('answers a repeated request with the same bytes and content type', async () => {
       const first = await byId('ids=/g/twin_turing');
@@ -64,27 +58,27 @@ for (const database of DATABASES) {
 
     it('still checks the API key and the empty body of a request it has an answer for', async () => {
       assert.equal((await byId('ids=/g/twin_hopper')).status, 200);
-      const wrongKey = await call(`${base}/v1/entities:search?ids=/g/twin_hopper&key=not-a-key-at-all`);
+      const wrongKey = await call(`${suite.base}/v1/entities:search?ids=/g/twin_hopper&key=not-a-key-at-all`);
       assert.equal(wrongKey.status, 400);
       assert.equal(wrongKey.body.error.status, 'INVALID_ARGUMENT');
       assert.match(wrongKey.body.error.message, /API key not valid/);
-      const noKey = await call(`${base}/v1/entities:search?ids=/g/twin_hopper`);
+      const noKey = await call(`${suite.base}/v1/entities:search?ids=/g/twin_hopper`);
       assert.equal(noKey.status, 403);
-      const withBody = await getWithBody(`${base}/v1/entities:search?key=${DEV_API_KEY}&ids=/g/twin_hopper`, '{"a":1}');
+      const withBody = await getWithBody(`${suite.base}/v1/entities:search?key=${DEV_API_KEY}&ids=/g/twin_hopper`, '{"a":1}');
       assert.equal(withBody.status, 400);
       assert.equal(JSON.parse(withBody.text).error.message, 'The request body must be empty.');
       assert.equal((await byId('ids=/g/twin_hopper')).status, 200);
     });
 
     it('refuses a key deleted after its answer was kept', async () => {
-      const principal = await call(`${t.adminUrl}/principals`, { body: { kind: 'app', name: 'kept answers' } });
+      const principal = await call(`${suite.t.adminUrl}/principals`, { body: { kind: 'app', name: 'kept answers' } });
       assert.equal(principal.status, 201, principal.text);
-      const issued = await call(`${t.adminUrl}/principals/${principal.body.id}/credentials`, { body: { type: 'api_key' } });
+      const issued = await call(`${suite.t.adminUrl}/principals/${principal.body.id}/credentials`, { body: { type: 'api_key' } });
       assert.equal(issued.status, 201, issued.text);
       const key = issued.body.value as string;
       assert.equal((await byId('ids=/g/twin_turing', key)).status, 200);
       assert.equal((await byId('ids=/g/twin_turing', key)).status, 200);
-      assert.equal((await call(`${t.adminUrl}/principals/${principal.body.id}`, { method: 'DELETE' })).status, 204);
+      assert.equal((await call(`${suite.t.adminUrl}/principals/${principal.body.id}`, { method: 'DELETE' })).status, 204);
       const refused = await byId('ids=/g/twin_turing', key);
       assert.equal(refused.status, 400);
       assert.match(refused.body.error.message, /API key not valid/);
@@ -104,7 +98,7 @@ for (const database of DATABASES) {
       assert.equal((await lookup()).body.itemListElement[0].result.description, 'Second');
       assert.equal((await search()).body.itemListElement[0].result.description, 'Second');
 
-      assert.equal((await call(`${t.adminUrl}/services/entities/entities/g/twin_kept`, { method: 'DELETE' })).status, 204);
+      assert.equal((await call(`${suite.t.adminUrl}/services/entities/entities/g/twin_kept`, { method: 'DELETE' })).status, 204);
       assert.deepEqual((await lookup()).body.itemListElement, []);
       assert.deepEqual((await search()).body.itemListElement, []);
     });
@@ -117,16 +111,16 @@ for (const database of DATABASES) {
         sent.push(lookup(), lookup());
       }
       await Promise.all(sent);
-      const stored = await call(`${t.adminUrl}/services/entities/entities/g/twin_kept`);
+      const stored = await call(`${suite.t.adminUrl}/services/entities/entities/g/twin_kept`);
       assert.equal(stored.status, 200);
       for (let i = 0; i < 3; i++) assert.equal((await lookup()).body.itemListElement[0].result.description, stored.body.descriptions.en);
-      assert.equal((await call(`${t.adminUrl}/services/entities/entities/g/twin_kept`, { method: 'DELETE' })).status, 204);
+      assert.equal((await call(`${suite.t.adminUrl}/services/entities/entities/g/twin_kept`, { method: 'DELETE' })).status, 204);
     });
 
     it('answers the graph as it is after a reset', async () => {
       assert.equal((await putEntity(doc('Before reset'))).status, 200);
       assert.equal((await byId('ids=/g/twin_kept')).body.itemListElement.length, 1);
-      const reset = await call(`${t.adminUrl}/reset`, { body: { service: 'entities' } });
+      const reset = await call(`${suite.t.adminUrl}/reset`, { body: { service: 'entities' } });
       assert.equal(reset.status, 200, reset.text);
       // The samples again: the stored document is gone, a sample is found.
       assert.deepEqual((await byId('ids=/g/twin_kept')).body.itemListElement, []);

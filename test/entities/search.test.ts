@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { google } from 'googleapis';
-import { DATABASES, DEV_API_KEY, DEV_TOKEN, call, startTestRuntime, type TestRuntime } from '../helpers/runtime.ts';
+import { DATABASES, DEV_API_KEY, DEV_TOKEN, call } from '../helpers/runtime.ts';
+import { samplesSuite } from './helpers.ts';
 
 for (const database of DATABASES) {
   describe(`entity search (${database})`, () => {
-    let t: TestRuntime;
-    let base: string;
-    const search = (query: string) => call(`${base}/v1/entities:search?key=${DEV_API_KEY}&${query}`);
-
-    before(async () => {
-      t = await startTestRuntime({ services: ['entities'], database, settings: { entities: { graph: 'samples' } } });
-      base = t.url('entities');
-    });
-    after(async () => t.close());
+    const suite = samplesSuite(database);
+    const search = (query: string) => suite.search(query);
 
     it('answers the JSON-LD list with the context, scores and result fields', async () => {
       const res = await search('query=taylor%20swift&limit=1');
@@ -78,12 +72,12 @@ for (const database of DATABASES) {
     });
 
     it('serves the method with its colon percent-encoded, and no other method', async () => {
-      let res = await call(`${base}/v1/entities%3Asearch?key=${DEV_API_KEY}&query=taylor%20swift&limit=1`);
+      let res = await call(`${suite.base}/v1/entities%3Asearch?key=${DEV_API_KEY}&query=taylor%20swift&limit=1`);
       assert.equal(res.status, 200, res.text);
       assert.equal(res.body.itemListElement[0].result['@id'], 'kg:/m/0dl567');
-      res = await call(`${base}/v1/entities%3asearch?query=paris`);
+      res = await call(`${suite.base}/v1/entities%3asearch?query=paris`);
       assert.equal(res.status, 403, 'the same credential check');
-      res = await call(`${base}/v1/entities%3Alookup?key=${DEV_API_KEY}&query=paris`);
+      res = await call(`${suite.base}/v1/entities%3Alookup?key=${DEV_API_KEY}&query=paris`);
       assert.equal(res.status, 404);
       assert.deepEqual(res.body.error, {
         code: 404,
@@ -91,7 +85,7 @@ for (const database of DATABASES) {
         status: 'NOT_FOUND',
         errors: [{ domain: 'global', reason: 'notFound', message: 'The requested URL /v1/entities%3Alookup was not found on this server.' }],
       });
-      res = await call(`${base}/v1/other`);
+      res = await call(`${suite.base}/v1/other`);
       assert.equal(res.status, 404);
       assert.equal(res.body.error.message, 'The requested URL /v1/other was not found on this server.');
     });
@@ -134,17 +128,17 @@ for (const database of DATABASES) {
     });
 
     it('limits results and indents on request', async () => {
-      const res = await call(`${base}/v1/entities:search?key=${DEV_API_KEY}&query=paris&limit=1&indent=true&prettyPrint=false`);
+      const res = await call(`${suite.base}/v1/entities:search?key=${DEV_API_KEY}&query=paris&limit=1&indent=true&prettyPrint=false`);
       assert.equal(res.body.itemListElement.length, 1);
       assert.match(res.text, /\n {2}"@context"/);
     });
 
     it('answers an indented result as JSON, so that the googleapis client parses it', async () => {
-      const res = await fetch(`${base}/v1/entities:search?key=${DEV_API_KEY}&query=paris&limit=1&indent=true&fields=itemListElement(result(name))`);
+      const res = await fetch(`${suite.base}/v1/entities:search?key=${DEV_API_KEY}&query=paris&limit=1&indent=true&fields=itemListElement(result(name))`);
       assert.equal(res.status, 200);
       assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
       assert.equal(await res.text(), JSON.stringify({ itemListElement: [{ result: { name: 'Paris' } }] }, null, 2));
-      const kg = google.kgsearch({ version: 'v1', rootUrl: `${base}/`, auth: DEV_API_KEY });
+      const kg = google.kgsearch({ version: 'v1', rootUrl: `${suite.base}/`, auth: DEV_API_KEY });
       const answer = await kg.entities.search({ query: 'taylor swift', limit: 1, indent: true });
       assert.equal(typeof answer.data, 'object');
       assert.equal((answer.data.itemListElement as any[])[0].result.name, 'Taylor Swift');
@@ -170,15 +164,15 @@ for (const database of DATABASES) {
         assert.equal(res.body.error.status, 'INVALID_ARGUMENT');
         assert.match(res.body.error.message, message, query);
       }
-      let res = await call(`${base}/v1/entities:search?query=paris&key=wrong-key`);
+      let res = await call(`${suite.base}/v1/entities:search?query=paris&key=wrong-key`);
       assert.equal(res.status, 400);
       assert.match(res.body.error.message, /API key not valid/);
-      res = await call(`${base}/v1/entities:search?key=${DEV_API_KEY}&query=paris`, { method: 'GET', headers: { 'content-type': 'text/plain' }, raw: undefined });
+      res = await call(`${suite.base}/v1/entities:search?key=${DEV_API_KEY}&query=paris`, { method: 'GET', headers: { 'content-type': 'text/plain' }, raw: undefined });
       assert.equal(res.status, 200);
     });
 
     it('answers a request without an API key or token with 403 PERMISSION_DENIED, as an API-key API does', async () => {
-      for (const url of [`${base}/v1/entities:search?query=paris`, `${base}/v1/entities:search?key=&query=paris`]) {
+      for (const url of [`${suite.base}/v1/entities:search?query=paris`, `${suite.base}/v1/entities:search?key=&query=paris`]) {
         const res = await call(url);
         assert.equal(res.status, 403, url);
         assert.deepEqual(res.body.error, {
@@ -192,13 +186,13 @@ for (const database of DATABASES) {
 
     it('loads, replaces and deletes entities through the admin API; bad documents change nothing', async () => {
       const doc = { id: '/g/twin_test1', types: ['Person'], names: { en: 'Zebulon Quartermaine' }, descriptions: { en: 'Test person' }, popularity: 10, links: { birthPlace: ['kg:/g/twin_paris'] } };
-      let res = await call(`${t.adminUrl}/services/entities/entities`, { body: [doc] });
+      let res = await call(`${suite.t.adminUrl}/services/entities/entities`, { body: [doc] });
       assert.equal(res.status, 200);
       assert.equal(res.body.loaded, 1);
       const total = res.body.total;
       assert.equal((await search('query=zebulon')).body.itemListElement[0].result.description, 'Test person');
-      assert.deepEqual((await call(`${t.adminUrl}/services/entities/entities/g/twin_test1`)).body.links, { birthPlace: ['/g/twin_paris'] }, 'links are stored without kg:');
-      await call(`${t.adminUrl}/services/entities/entities`, { body: { ...doc, descriptions: { en: 'Changed' } } });
+      assert.deepEqual((await call(`${suite.t.adminUrl}/services/entities/entities/g/twin_test1`)).body.links, { birthPlace: ['/g/twin_paris'] }, 'links are stored without kg:');
+      await call(`${suite.t.adminUrl}/services/entities/entities`, { body: { ...doc, descriptions: { en: 'Changed' } } });
       assert.equal((await search('query=quartermaine')).body.itemListElement[0].result.description, 'Changed');
       const badDocs = [
         [{ ...doc, id: 'nope' }],
@@ -210,49 +204,48 @@ for (const database of DATABASES) {
         [{ ...doc, id: '/g/twin_test6', names: { en: 'x'.repeat(501) } }],
       ];
       for (const bad of badDocs) {
-        res = await call(`${t.adminUrl}/services/entities/entities`, { body: bad });
+        res = await call(`${suite.t.adminUrl}/services/entities/entities`, { body: bad });
         assert.equal(res.status, 400, JSON.stringify(bad));
       }
-      assert.equal((await call(`${t.adminUrl}/services/entities/entities?limit=1000`)).body.total, total, 'nothing was stored');
-      assert.equal((await call(`${t.adminUrl}/services/entities/entities/g/twin_test1`, { method: 'DELETE' })).status, 204);
+      assert.equal((await call(`${suite.t.adminUrl}/services/entities/entities?limit=1000`)).body.total, total, 'nothing was stored');
+      assert.equal((await call(`${suite.t.adminUrl}/services/entities/entities/g/twin_test1`, { method: 'DELETE' })).status, 204);
       assert.deepEqual((await search('query=zebulon')).body.itemListElement, []);
-      assert.equal((await call(`${t.adminUrl}/services/entities/entities/g/twin_test1`, { method: 'DELETE' })).status, 404);
-      assert.equal((await call(`${t.adminUrl}/services/entities/entities/g/twin_test1`)).status, 404);
+      assert.equal((await call(`${suite.t.adminUrl}/services/entities/entities/g/twin_test1`, { method: 'DELETE' })).status, 404);
+      assert.equal((await call(`${suite.t.adminUrl}/services/entities/entities/g/twin_test1`)).status, 404);
     });
 
     it('answers a lookup by id with what was last written: after a replacement, a deletion and a reset', async () => {
       const doc = { id: '/g/twin_lookup', types: ['Thing'], names: { en: 'Lookup Widget' }, descriptions: { en: 'First' } };
       const lookup = async () => (await search('ids=/g/twin_lookup')).body.itemListElement.map((e: { result: { description?: string } }) => e.result.description);
-      assert.equal((await call(`${t.adminUrl}/services/entities/entities`, { body: doc })).status, 200);
+      assert.equal((await call(`${suite.t.adminUrl}/services/entities/entities`, { body: doc })).status, 200);
       assert.deepEqual(await lookup(), ['First']);
       assert.deepEqual(await lookup(), ['First']);
-      assert.equal((await call(`${t.adminUrl}/services/entities/entities`, { body: { ...doc, descriptions: { en: 'Second' } } })).status, 200);
+      assert.equal((await call(`${suite.t.adminUrl}/services/entities/entities`, { body: { ...doc, descriptions: { en: 'Second' } } })).status, 200);
       assert.deepEqual(await lookup(), ['Second']);
-      assert.equal((await call(`${t.adminUrl}/services/entities/entities/g/twin_lookup`, { method: 'DELETE' })).status, 204);
+      assert.equal((await call(`${suite.t.adminUrl}/services/entities/entities/g/twin_lookup`, { method: 'DELETE' })).status, 204);
       assert.deepEqual(await lookup(), []);
-      assert.equal((await call(`${t.adminUrl}/services/entities/entities`, { body: doc })).status, 200);
+      assert.equal((await call(`${suite.t.adminUrl}/services/entities/entities`, { body: doc })).status, 200);
       assert.deepEqual(await lookup(), ['First']);
-      const reset = await call(`${t.adminUrl}/reset`, { body: { service: 'entities' } });
+      const reset = await call(`${suite.t.adminUrl}/reset`, { body: { service: 'entities' } });
       assert.equal(reset.status, 200, reset.text);
       assert.deepEqual(await lookup(), []);
       assert.equal((await search('query=taylor%20swift&limit=1')).body.itemListElement.length, 1, 'the samples are back');
     });
 
     it('keeps loaded entities across a restart', async () => {
-      await call(`${t.adminUrl}/services/entities/entities`, { body: { id: '/g/twin_persist', types: ['Thing'], names: { en: 'Persistent Widget' } } });
-      await t.restart();
-      base = t.url('entities');
+      await call(`${suite.t.adminUrl}/services/entities/entities`, { body: { id: '/g/twin_persist', types: ['Thing'], names: { en: 'Persistent Widget' } } });
+      await suite.t.restart();
       assert.equal((await search('query=persistent%20widget')).body.itemListElement.length, 1);
     });
 
     it('serves the googleapis kgsearch client with an API key or a token', async () => {
-      const kg = google.kgsearch({ version: 'v1', rootUrl: `${base}/`, auth: DEV_API_KEY });
+      const kg = google.kgsearch({ version: 'v1', rootUrl: `${suite.base}/`, auth: DEV_API_KEY });
       const res = await kg.entities.search({ query: 'ada lovelace', limit: 3, types: ['Person'] });
       assert.equal(res.status, 200);
       assert.equal((res.data.itemListElement as any[])[0].result.name, 'Ada Lovelace');
       const oauth = new google.auth.OAuth2();
       oauth.setCredentials({ access_token: DEV_TOKEN });
-      const byToken = google.kgsearch({ version: 'v1', rootUrl: `${base}/`, auth: oauth });
+      const byToken = google.kgsearch({ version: 'v1', rootUrl: `${suite.base}/`, auth: oauth });
       const ids = await byToken.entities.search({ ids: ['/g/twin_curie'], languages: ['pl'] });
       assert.equal((ids.data.itemListElement as any[])[0].result.name, 'Maria Skłodowska-Curie');
       await assert.rejects(kg.entities.search({ query: 'x', limit: 900 }), (err: any) => err.status === 400 && /limit/.test(err.message));
