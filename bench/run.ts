@@ -74,6 +74,16 @@ function driveFromChild(config: object): Promise<Omit<Figures, 'name'>> {
   });
 }
 
+/**
+ * The durable writes made while a scenario ran: commits, and units of work per commit (the batching the group commit
+ * achieved; on PostgreSQL each unit is its own commit). Undefined when nothing was written.
+ */
+function unitsPerCommit(before: { commits: number; units: number }, after: { commits: number; units: number }): { commits: number; unitsPerCommit: number } | undefined {
+  const commits = after.commits - before.commits;
+  if (commits === 0) return undefined;
+  return { commits, unitsPerCommit: Math.round(((after.units - before.units) / commits) * 10) / 10 };
+}
+
 /** Starts V8's sampling profiler on this thread; the function returned stops it and writes the profile. */
 async function startProfile(): Promise<(file: string) => Promise<void>> {
   const session = new Session();
@@ -136,10 +146,12 @@ async function main(): Promise<void> {
       const { requests, headers } = await s.setup(env);
       const background = await s.background?.(env);
       const profiling = profileDir ? await startProfile() : undefined;
+      const writesBefore = rt.db.writeStats();
       const [figures, behind] = await Promise.all([
         drive(s.name, env.url(s.service), requests, headers, s.connections),
         background ? drive('background', env.url(background.service), background.requests, background.headers, background.connections) : undefined,
       ]);
+      const writes = unitsPerCommit(writesBefore, rt.db.writeStats());
       if (profiling) await profiling(join(profileDir!, `${s.name}.cpuprofile`));
       const bareAfter = (await drive('bare route', bareUrl, [{ path: '/bare' }], {}, connections, bareSeconds)).reqPerSec;
       const bareAround = (bareBefore + bareAfter) / 2;
@@ -148,6 +160,7 @@ async function main(): Promise<void> {
       figures.extra = { bareAround: Math.round(bareAround) };
       if (s.extra) figures.extra = { ...figures.extra, ...(await s.extra(env)) };
       if (behind) figures.extra = { ...figures.extra, backgroundReqPerSec: behind.reqPerSec, backgroundP99: behind.p99 };
+      if (writes) figures.extra = { ...figures.extra, ...writes };
       rows.push(figures);
     }
   } finally {
