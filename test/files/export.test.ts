@@ -25,7 +25,13 @@ import {
   type DocumentModel,
   type Paragraph,
   type ParagraphStyle,
+  EXPORT_LIMIT_BYTES,
+  ExportTooLargeError,
+  PDF,
 } from '../../src/services/files/domain/export.ts';
+import { exportStored } from '../../src/services/files/domain/conversion-jobs.ts';
+import { pdfOf, windows1252 } from '../../src/services/files/domain/export-pdf.ts';
+import { readPdf } from './pdf-text.ts';
 
 const html = (text: string) => importDocument('text/html', Buffer.from(text)).paragraphs;
 const normal = (text: string): Paragraph => ({ style: 'NORMAL_TEXT', text });
@@ -177,15 +183,15 @@ describe('spreadsheets', () => {
 });
 
 describe('formats', () => {
-  it('advertises Drive export links and converts a subset of them', () => {
+  it('advertises Drive export links and converts a subset of them, PDF for every type', async () => {
     assert.deepEqual(Object.keys(EXPORT_FORMATS).sort(), [DOCUMENT, DRAWING, PRESENTATION, SPREADSHEET].sort());
     for (const [workspace, targets] of Object.entries(EXPORT_FORMATS)) {
       const converted = targets.filter((target) => canExport(workspace, target));
-      assert.ok(converted.length > 0, workspace);
-      const content = emptyContent(workspace as keyof typeof EXPORT_FORMATS);
-      for (const target of converted) assert.ok(Buffer.isBuffer(exportWorkspaceContent(content, target)));
+      assert.ok(converted.includes(PDF), workspace);
+      const stored = serializeWorkspaceContent(emptyContent(workspace as keyof typeof EXPORT_FORMATS));
+      for (const target of converted) assert.ok(Buffer.isBuffer(await exportStored(stored, target, 'empty')), target);
       for (const target of targets.filter((t) => !converted.includes(t))) {
-        assert.throws(() => exportWorkspaceContent(content, target), UnsupportedConversionError);
+        await assert.rejects(exportStored(stored, target, 'empty'), UnsupportedConversionError);
       }
     }
     assert.equal(canExport(DOCUMENT, 'text/plain'), true);
@@ -203,5 +209,54 @@ describe('formats', () => {
     assert.throws(() => importWorkspaceContent('image/png', Buffer.alloc(1)), UnsupportedConversionError);
     const sheet = importWorkspaceContent('text/csv', Buffer.from('a,b\nc'));
     assert.equal(exportWorkspaceContent(sheet.content, 'text/csv').toString(), 'a,b\r\nc');
+  });
+});
+
+describe('PDF export', () => {
+  const LIMIT = EXPORT_LIMIT_BYTES;
+
+  it('draws each paragraph of a document, headings included, and names it by the title', async () => {
+    const doc: DocumentModel = {
+      kind: 'document',
+      paragraphs: [{ style: 'HEADING_1', text: 'Quarterly report' }, normal('Revenue grew.'), normal(''), normal('line one\nline two')],
+    };
+    const pdf = await pdfOf(doc, 'Report – Q1 ✓', LIMIT);
+    assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
+    assert.deepEqual(readPdf(pdf), { pages: 1, title: 'Report – Q1 ✓', lines: ['Quarterly report', 'Revenue grew.', ' ', 'line one', 'line two'] });
+  });
+
+  it('writes the characters the standard fonts lack as "?", keeping Windows-1252 ones', async () => {
+    assert.equal(windows1252('€ “quoted” — é 中文 Ω 😀\tx'), '€ “quoted” — é ?? ? ?    x');
+    const pdf = await pdfOf({ kind: 'document', paragraphs: [normal('Prix: 5 € – naïve 中')] }, 't', LIMIT);
+    assert.deepEqual(readPdf(pdf).lines, ['Prix: 5 € – naïve ?']);
+  });
+
+  it('draws a spreadsheet as a grid: long cells cut with an ellipsis, columns past the page on later pages', async () => {
+    const sheet = await pdfOf({ kind: 'spreadsheet', rows: [['name', 'qty'], ['apple', '3'], ['x'.repeat(500), '12']] }, 's', LIMIT);
+    const { pages, lines } = readPdf(sheet);
+    assert.equal(pages, 1);
+    assert.deepEqual(lines.slice(0, 4), ['name', 'qty', 'apple', '3']);
+    assert.match(lines[4], /^x+…$/);
+    assert.ok(lines[4].length < 100, 'cut to its column');
+    assert.equal(lines[5], '12');
+    const wide = readPdf(await pdfOf({ kind: 'spreadsheet', rows: [Array.from({ length: 10 }, (_, i) => `c${i}`)] }, 'w', LIMIT));
+    assert.deepEqual([wide.pages, wide.lines], [2, Array.from({ length: 10 }, (_, i) => `c${i}`)]);
+    const tall = readPdf(await pdfOf({ kind: 'spreadsheet', rows: Array.from({ length: 100 }, (_, i) => [String(i)]) }, 't', LIMIT));
+    assert.deepEqual([tall.pages > 1, tall.lines.length], [true, 100]);
+  });
+
+  it('exports a presentation and a drawing (which hold no content here) as one blank page', async () => {
+    for (const kind of [PRESENTATION, DRAWING] as const) {
+      const pdf = await exportStored(serializeWorkspaceContent(emptyContent(kind)), PDF, 'blank');
+      assert.deepEqual(readPdf(pdf), { pages: 1, title: 'blank', lines: [] });
+    }
+  });
+
+  it('stops with ExportTooLargeError once the PDF passes the limit; text exports past Drive\'s 10 MB too', async () => {
+    const long: DocumentModel = { kind: 'document', paragraphs: Array.from({ length: 2000 }, (_, i) => normal(`${'x'.repeat(300)} ${i}`)) };
+    await assert.rejects(pdfOf(long, 'long', 20_000), ExportTooLargeError);
+    const big = serializeWorkspaceContent({ kind: 'document', paragraphs: [normal('y'.repeat(EXPORT_LIMIT_BYTES + 1))] });
+    await assert.rejects(exportStored(big, 'text/plain', 'big'), ExportTooLargeError);
+    assert.equal((await exportStored(serializeWorkspaceContent({ kind: 'document', paragraphs: [normal('y'.repeat(EXPORT_LIMIT_BYTES))] }), 'text/plain', 'fits')).length, EXPORT_LIMIT_BYTES);
   });
 });

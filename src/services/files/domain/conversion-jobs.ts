@@ -1,7 +1,11 @@
 // The conversions a request may wait long for (a 100 MB CSV takes seconds), as functions of plain values so that
 // ops/convert.ts can run them on a worker thread: arguments arrive there as byte arrays, and results go back whole.
 import { asBuffer } from '../../../core/thread-bytes.ts';
+import { pdfOf } from './export-pdf.ts';
 import {
+  EXPORT_LIMIT_BYTES,
+  ExportTooLargeError,
+  PDF,
   canExport,
   exportWorkspaceContent,
   importWorkspaceContent,
@@ -26,9 +30,15 @@ export function importUpload(sourceMime: string, data: Uint8Array): ConvertedUpl
   return { data: serializeWorkspaceContent(imported.content), mimeType: imported.workspaceMime, text: textOfWorkspace(imported.content, imported.workspaceMime) };
 }
 
-/** A stored Workspace file exported to `target` (throws UnsupportedConversionError when it does not export so). */
-export function exportStored(stored: Uint8Array, target: string, title: string): Buffer {
-  return exportWorkspaceContent(parseWorkspaceContent(asBuffer(stored)), target, { title });
+/**
+ * A stored Workspace file exported to `target`: UnsupportedConversionError when it does not export so,
+ * ExportTooLargeError when the export would pass Drive's limit.
+ */
+export async function exportStored(stored: Uint8Array, target: string, title: string): Promise<Buffer> {
+  const content = parseWorkspaceContent(asBuffer(stored));
+  const out = target === PDF ? await pdfOf(content, title, EXPORT_LIMIT_BYTES) : exportWorkspaceContent(content, target, { title });
+  if (out.length > EXPORT_LIMIT_BYTES) throw new ExportTooLargeError();
+  return out;
 }
 
 /** What fullText searches in content of this type: textual bytes as UTF-8, a Workspace file's text; cut. */

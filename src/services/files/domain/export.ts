@@ -34,13 +34,18 @@ export const EXPORT_FORMATS: Readonly<Record<WorkspaceMime, readonly string[]>> 
   [DRAWING]: ['application/pdf', 'image/png', 'image/jpeg', 'image/svg+xml'],
 };
 
+export const PDF = 'application/pdf';
+
 /** The targets this implementation really converts to; a subset of EXPORT_FORMATS. */
 const CONVERTERS: Readonly<Record<WorkspaceMime, readonly string[]>> = {
-  [DOCUMENT]: ['text/plain', 'text/html'],
-  [SPREADSHEET]: ['text/csv', 'text/tab-separated-values'],
-  [PRESENTATION]: ['text/plain'],
-  [DRAWING]: ['image/svg+xml'],
+  [DOCUMENT]: ['text/plain', 'text/html', PDF],
+  [SPREADSHEET]: ['text/csv', 'text/tab-separated-values', PDF],
+  [PRESENTATION]: ['text/plain', PDF],
+  [DRAWING]: ['image/svg+xml', PDF],
 };
+
+/** Drive's limit on what one export returns: 10 MB. */
+export const EXPORT_LIMIT_BYTES = 10 * 1024 * 1024;
 
 /** Source MIME types an upload with convert=true turns into a Workspace file. */
 export const convertibleImports: Readonly<Record<string, WorkspaceMime>> = {
@@ -88,6 +93,14 @@ export class UnsupportedConversionError extends Error {
   override readonly name = 'UnsupportedConversionError';
 }
 
+/** An export larger than EXPORT_LIMIT_BYTES; the service answers 403 `exportSizeLimitExceeded`. */
+export class ExportTooLargeError extends Error {
+  override readonly name = 'ExportTooLargeError';
+  constructor(message = 'This file is too large to be exported.') {
+    super(message);
+  }
+}
+
 /** Uploaded bytes that do not convert (a CSV with an unclosed quote); the service answers 400. */
 export class ImportError extends Error {
   override readonly name = 'ImportError';
@@ -126,7 +139,10 @@ export function importWorkspaceContent(sourceMime: string, data: Buffer): { work
   }
 }
 
-/** The bytes of a Workspace file exported to `targetMime`; `title` names the HTML document. */
+/**
+ * The bytes of a Workspace file exported to a text format (`targetMime`); `title` names the HTML document. PDF is
+ * drawn by `pdfOf` (export-pdf.ts).
+ */
 export function exportWorkspaceContent(content: WorkspaceContent, targetMime: string, options: { title?: string } = {}): Buffer {
   switch (content.kind) {
     case 'document':
