@@ -25,12 +25,16 @@ import {
   type DocumentModel,
   type Paragraph,
   type ParagraphStyle,
+  DOCX,
   EXPORT_LIMIT_BYTES,
   ExportTooLargeError,
   PDF,
+  XLSX,
 } from '../../src/services/files/domain/export.ts';
 import { exportStored } from '../../src/services/files/domain/conversion-jobs.ts';
+import { EXCEL_CELL_CHARS, docxOf, xlsxOf, xmlText } from '../../src/services/files/domain/export-office.ts';
 import { pdfOf, windows1252 } from '../../src/services/files/domain/export-pdf.ts';
+import { readDocx, readXlsx } from './office-zip.ts';
 import { readPdf } from './pdf-text.ts';
 
 const html = (text: string) => importDocument('text/html', Buffer.from(text)).paragraphs;
@@ -258,5 +262,58 @@ describe('PDF export', () => {
     const big = serializeWorkspaceContent({ kind: 'document', paragraphs: [normal('y'.repeat(EXPORT_LIMIT_BYTES + 1))] });
     await assert.rejects(exportStored(big, 'text/plain', 'big'), ExportTooLargeError);
     assert.equal((await exportStored(serializeWorkspaceContent({ kind: 'document', paragraphs: [normal('y'.repeat(EXPORT_LIMIT_BYTES))] }), 'text/plain', 'fits')).length, EXPORT_LIMIT_BYTES);
+  });
+});
+
+describe('Word and Excel export', () => {
+  it('writes each paragraph of a document in Word, headings in their heading style, line breaks kept', async () => {
+    const doc: DocumentModel = {
+      kind: 'document',
+      paragraphs: [{ style: 'HEADING_1', text: 'Plan <A & B>' }, normal('first\nsecond'), normal(''), { style: 'HEADING_6', text: 'End 中文' }],
+    };
+    assert.deepEqual(readDocx(await docxOf(doc, 'Plan & notes')), {
+      title: 'Plan & notes',
+      paragraphs: [
+        { style: 'Heading1', text: 'Plan <A & B>' },
+        { style: '', text: 'first\nsecond' },
+        { style: '', text: '' },
+        { style: 'Heading6', text: 'End 中文' },
+      ],
+    });
+  });
+
+  it('writes characters XML cannot hold (control characters, lone surrogates) as U+FFFD', async () => {
+    assert.equal(xmlText('a\u0000b\u001fc\td\ne\ud800f\udc00g😀'), 'a\ufffdb\ufffdc\td\ne\ufffdf\ufffdg😀');
+    assert.deepEqual(readDocx(await docxOf({ kind: 'document', paragraphs: [normal('bell\u0007')] }, 't')).paragraphs, [{ style: '', text: 'bell\ufffd' }]);
+  });
+
+  it('writes a sheet named Sheet1: plain decimal numbers as numbers, empty cells empty, long text cut to an Excel cell', async () => {
+    const sheet = { kind: 'spreadsheet' as const, rows: [['name', 'qty', ''], ['apple', '3', '0.50'], ['007', '-2.5', '1e5'], ['12345678901234567', 'z'.repeat(EXCEL_CELL_CHARS + 5)]] };
+    const { sheets, cells } = readXlsx(await xlsxOf(sheet));
+    assert.deepEqual(sheets, ['Sheet1']);
+    assert.deepEqual(cells, [
+      ['A1', 'name'],
+      ['B1', 'qty'],
+      ['A2', 'apple'],
+      ['B2', 3],
+      ['C2', 0.5],
+      ['A3', '007'],
+      ['B3', -2.5],
+      ['C3', '1e5'],
+      ['A4', '12345678901234567'],
+      ['B4', 'z'.repeat(EXCEL_CELL_CHARS)],
+    ]);
+    assert.deepEqual(readXlsx(await xlsxOf({ kind: 'spreadsheet', rows: [] })), { sheets: ['Sheet1'], cells: [] });
+  });
+
+  it('exports each format only from the type it belongs to', async () => {
+    const doc = serializeWorkspaceContent({ kind: 'document', paragraphs: [normal('x')] });
+    const sheet = serializeWorkspaceContent({ kind: 'spreadsheet', rows: [['x']] });
+    assert.equal(canExport(DOCUMENT, DOCX), true);
+    assert.equal(canExport(SPREADSHEET, XLSX), true);
+    assert.equal(canExport(DOCUMENT, XLSX), false);
+    assert.equal(canExport(SPREADSHEET, DOCX), false);
+    assert.ok((await exportStored(doc, DOCX, 'd')).length > 0);
+    assert.ok((await exportStored(sheet, XLSX, 's')).length > 0);
   });
 });

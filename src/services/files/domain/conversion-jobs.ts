@@ -1,11 +1,14 @@
 // The conversions a request may wait long for (a 100 MB CSV takes seconds), as functions of plain values so that
 // ops/convert.ts can run them on a worker thread: arguments arrive there as byte arrays, and results go back whole.
 import { asBuffer } from '../../../core/thread-bytes.ts';
+import { docxOf, xlsxOf } from './export-office.ts';
 import { pdfOf } from './export-pdf.ts';
 import {
+  DOCX,
   EXPORT_LIMIT_BYTES,
   ExportTooLargeError,
   PDF,
+  XLSX,
   canExport,
   exportWorkspaceContent,
   importWorkspaceContent,
@@ -36,7 +39,11 @@ export function importUpload(sourceMime: string, data: Uint8Array): ConvertedUpl
  */
 export async function exportStored(stored: Uint8Array, target: string, title: string): Promise<Buffer> {
   const content = parseWorkspaceContent(asBuffer(stored));
-  const out = target === PDF ? await pdfOf(content, title, EXPORT_LIMIT_BYTES) : exportWorkspaceContent(content, target, { title });
+  let out: Buffer;
+  if (target === PDF) out = await pdfOf(content, title, EXPORT_LIMIT_BYTES);
+  else if (target === DOCX && content.kind === 'document') out = await docxOf(content, title);
+  else if (target === XLSX && content.kind === 'spreadsheet') out = await xlsxOf(content);
+  else out = exportWorkspaceContent(content, target, { title });
   if (out.length > EXPORT_LIMIT_BYTES) throw new ExportTooLargeError();
   return out;
 }

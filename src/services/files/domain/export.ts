@@ -35,11 +35,13 @@ export const EXPORT_FORMATS: Readonly<Record<WorkspaceMime, readonly string[]>> 
 };
 
 export const PDF = 'application/pdf';
+export const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** The targets this implementation really converts to; a subset of EXPORT_FORMATS. */
 const CONVERTERS: Readonly<Record<WorkspaceMime, readonly string[]>> = {
-  [DOCUMENT]: ['text/plain', 'text/html', PDF],
-  [SPREADSHEET]: ['text/csv', 'text/tab-separated-values', PDF],
+  [DOCUMENT]: ['text/plain', 'text/html', PDF, DOCX],
+  [SPREADSHEET]: ['text/csv', 'text/tab-separated-values', PDF, XLSX],
   [PRESENTATION]: ['text/plain', PDF],
   [DRAWING]: ['image/svg+xml', PDF],
 };
@@ -141,7 +143,7 @@ export function importWorkspaceContent(sourceMime: string, data: Buffer): { work
 
 /**
  * The bytes of a Workspace file exported to a text format (`targetMime`); `title` names the HTML document. PDF is
- * drawn by `pdfOf` (export-pdf.ts).
+ * drawn by `pdfOf` (export-pdf.ts), Word and Excel files written by export-office.ts.
  */
 export function exportWorkspaceContent(content: WorkspaceContent, targetMime: string, options: { title?: string } = {}): Buffer {
   switch (content.kind) {

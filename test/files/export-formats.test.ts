@@ -1,15 +1,18 @@
-// files.export to application/pdf through HTTP and the googleapis client, and Drive's 10 MB limit on an export.
+// files.export to PDF, Word and Excel through HTTP and the googleapis client, and Drive's 10 MB limit on an export.
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { DATABASES } from '../helpers/runtime.ts';
 import { driveClient, filesSuite, raw } from './helpers.ts';
+import { readDocx, readXlsx } from './office-zip.ts';
 import { readPdf } from './pdf-text.ts';
 
 const PDF = 'application/pdf';
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 for (const database of DATABASES) {
-  describe(`files.export to PDF (${database})`, () => {
+  describe(`files.export to PDF, Word and Excel (${database})`, () => {
     const s = filesSuite(database);
 
     /** A Workspace file converted from an upload of `mime` content (media uploads take the root URL per call). */
@@ -47,6 +50,21 @@ for (const database of DATABASES) {
         assert.equal(res.status, 200, mimeType);
         assert.deepEqual(readPdf(res.body), { pages: 1, title: 'Blank', lines: [] });
       }
+    });
+
+    it('exports a document as a Word file and a spreadsheet as an Excel workbook', async () => {
+      const doc = await converted('Minutes', 'text/html', '<h2>Agenda</h2><p>Budget &amp; hires</p>');
+      const word = await exported(doc.id!, DOCX);
+      assert.equal(word.status, 200);
+      assert.equal(word.type, DOCX);
+      assert.deepEqual(readDocx(word.body), { title: 'Minutes', paragraphs: [{ style: 'Heading2', text: 'Agenda' }, { style: '', text: 'Budget & hires' }] });
+      const sheet = await converted('Stock', 'text/csv', 'item,count\npears,4\n');
+      const viaClient = await driveClient(s.t).files.export({ fileId: sheet.id!, mimeType: XLSX }, { responseType: 'arraybuffer' });
+      assert.deepEqual(readXlsx(Buffer.from(viaClient.data as ArrayBuffer)), { sheets: ['Sheet1'], cells: [['A1', 'item'], ['B1', 'count'], ['A2', 'pears'], ['B2', 4]] });
+      // Each format only from the type it belongs to.
+      const crossed = await raw(s.t, `/storage/v2/files/${doc.id}/export?mimeType=${encodeURIComponent(XLSX)}`);
+      assert.equal(crossed.status, 400);
+      assert.equal((await crossed.json()).error.message, 'The requested conversion is not supported.');
     });
 
     it('refuses an export larger than 10 MB with 403 exportSizeLimitExceeded, as Drive does', async () => {
