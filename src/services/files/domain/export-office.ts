@@ -1,25 +1,19 @@
 // Office Open XML exports of Workspace files: a document as Word (.docx, with the `docx` package) and a spreadsheet
 // as Excel (.xlsx, with `write-excel-file`). Both are slow enough (15 and 5 ms for a few lines) to run on the
 // conversion worker only.
-import { Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
-import writeXlsxFile, { type Cell } from 'write-excel-file/node';
-import type { DocumentModel, ParagraphStyle, SpreadsheetModel } from './export.ts';
+import type { Cell } from 'write-excel-file/node';
+import type { DocumentModel, SpreadsheetModel } from './export.ts';
 
-const HEADING: Readonly<Record<Exclude<ParagraphStyle, 'NORMAL_TEXT'>, (typeof HeadingLevel)[keyof typeof HeadingLevel]>> = {
-  HEADING_1: HeadingLevel.HEADING_1,
-  HEADING_2: HeadingLevel.HEADING_2,
-  HEADING_3: HeadingLevel.HEADING_3,
-  HEADING_4: HeadingLevel.HEADING_4,
-  HEADING_5: HeadingLevel.HEADING_5,
-  HEADING_6: HeadingLevel.HEADING_6,
-};
+// Both packages are loaded on the first export, not at every start of the program.
 
 /** A Word document of the paragraphs, each heading in Word's heading style of its level, titled by the file. */
-export function docxOf(content: DocumentModel, title: string): Promise<Buffer> {
+export async function docxOf(content: DocumentModel, title: string): Promise<Buffer> {
+  const { Document, HeadingLevel, Packer, Paragraph, TextRun } = await import('docx');
   const paragraphs = content.paragraphs.map(({ style, text }) => {
     // A line break inside a paragraph stays one, as it is in Docs.
     const runs = xmlText(text).split('\n').map((line, i) => new TextRun({ text: line, break: i > 0 ? 1 : undefined }));
-    return new Paragraph({ children: runs, heading: style === 'NORMAL_TEXT' ? undefined : HEADING[style] });
+    // HEADING_1 .. HEADING_6 are the names of Word's levels too.
+    return new Paragraph({ children: runs, heading: style === 'NORMAL_TEXT' ? undefined : HeadingLevel[style] });
   });
   return Packer.toBuffer(new Document({ title: xmlText(title), sections: [{ children: paragraphs }] }));
 }
@@ -32,7 +26,8 @@ export const EXCEL_CELL_CHARS = 32_767;
  * number (as Sheets reads one on import) is a number, an empty one is empty, any other is text, cut to the most an
  * Excel cell holds.
  */
-export function xlsxOf(sheet: SpreadsheetModel): Promise<Buffer> {
+export async function xlsxOf(sheet: SpreadsheetModel): Promise<Buffer> {
+  const { default: writeXlsxFile } = await import('write-excel-file/node');
   const rows: Cell[][] = sheet.rows.map((row) => row.map(cellOf));
   return writeXlsxFile(rows, { sheet: 'Sheet1' }).toBuffer();
 }

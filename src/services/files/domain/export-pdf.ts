@@ -2,7 +2,6 @@
 // document's paragraphs in Docs' default sizes for each style, a spreadsheet as a grid of its cells, and a
 // presentation or drawing (which hold no content here) as one blank page. Text is set in the PDF standard fonts
 // (Helvetica), which hold the Windows-1252 characters only: any other character is written as '?'.
-import PDFDocument from 'pdfkit';
 import { ExportTooLargeError, type DocumentModel, type ParagraphStyle, type SpreadsheetModel, type WorkspaceContent } from './export.ts';
 
 const MARGIN = 72;
@@ -23,7 +22,9 @@ const MIN_COLUMN_WIDTH = 60;
 const MAX_CELL_SHOWN = 200;
 
 /** The PDF of `content`; ExportTooLargeError as soon as it grows past `limitBytes`. */
-export function pdfOf(content: WorkspaceContent, title: string, limitBytes: number): Promise<Buffer> {
+export async function pdfOf(content: WorkspaceContent, title: string, limitBytes: number): Promise<Buffer> {
+  // Loaded on the first export, not at every start of the program.
+  const { default: PDFDocument } = await import('pdfkit');
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({ size: 'LETTER', margin: MARGIN, info: { Title: title }, autoFirstPage: true });
     const chunks: Buffer[] = [];
