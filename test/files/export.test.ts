@@ -229,6 +229,15 @@ describe('PDF export', () => {
     assert.deepEqual(readPdf(pdf), { pages: 1, title: 'Report – Q1 ✓', lines: ['Quarterly report', 'Revenue grew.', ' ', 'line one', 'line two'] });
   });
 
+  it('breaks a word wider than the page at the margin, keeping every character in order', async () => {
+    const word = 'x'.repeat(20_000);
+    const { pages, lines } = readPdf(await pdfOf({ kind: 'document', paragraphs: [normal(`start ${word} end`)] }, 'w', LIMIT));
+    assert.ok(pages > 1);
+    assert.ok(lines.join('').replace(/ /g, '') === `start${word}end`, 'nothing lost, nothing added');
+    // Letter width less two inches at 11 pt holds 85 x's.
+    assert.ok(lines.every((line) => line.replace(/ /g, '').length <= 85), 'each line fits the page');
+  });
+
   it('writes the characters the standard fonts lack as "?", keeping Windows-1252 ones', async () => {
     assert.equal(windows1252('€ “quoted” — é 中文 Ω 😀\tx'), '€ “quoted” — é ?? ? ?    x');
     const pdf = await pdfOf({ kind: 'document', paragraphs: [normal('Prix: 5 € – naïve 中')] }, 't', LIMIT);
