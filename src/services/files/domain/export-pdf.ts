@@ -68,12 +68,7 @@ const SHORT_WORD = 30;
  * characters took 8 s); measured here one character at a time, it is linear.
  */
 export function wordsBroken(doc: PDFKit.PDFDocument, text: string, width: number): string {
-  const widths = new Map<string, number>();
-  const widthOf = (ch: string) => {
-    let w = widths.get(ch);
-    if (w === undefined) widths.set(ch, (w = doc.widthOfString(ch)));
-    return w;
-  };
+  const widthOf = charWidths(doc);
   return text.replace(new RegExp(`[^\\s]{${SHORT_WORD},}`, 'g'), (word) => {
     let out = '';
     let line = 0;
@@ -101,6 +96,7 @@ function drawSpreadsheet(doc: PDFKit.PDFDocument, sheet: SpreadsheetModel, tooLa
   const width = usable / Math.min(perPage, Math.max(columns, 1));
   const bottom = doc.page.height - MARGIN;
   doc.font('Helvetica').fontSize(SHEET_FONT_SIZE).lineWidth(0.5).strokeColor('#c0c0c0');
+  const widthOf = charWidths(doc);
   for (let first = 0; first < columns; first += perPage) {
     if (first > 0) doc.addPage();
     let y = MARGIN;
@@ -113,7 +109,7 @@ function drawSpreadsheet(doc: PDFKit.PDFDocument, sheet: SpreadsheetModel, tooLa
       for (let c = first; c < Math.min(columns, first + perPage); c++) {
         const x = MARGIN + (c - first) * width;
         doc.rect(x, y, width, SHEET_ROW_HEIGHT).stroke();
-        const cell = fitted(doc, windows1252(row[c] ?? ''), width - 6);
+        const cell = fitted(widthOf, windows1252(row[c] ?? ''), width - 6);
         if (cell) doc.fillColor('black').text(cell, x + 3, y + 4, { lineBreak: false });
       }
       y += SHEET_ROW_HEIGHT;
@@ -121,12 +117,35 @@ function drawSpreadsheet(doc: PDFKit.PDFDocument, sheet: SpreadsheetModel, tooLa
   }
 }
 
-/** `text` on one line within `width` points at the current font: cut, with an ellipsis, when it is wider. */
-function fitted(doc: PDFKit.PDFDocument, text: string, width: number): string {
-  let shown = text.replace(/\s+/g, ' ').slice(0, MAX_CELL_SHOWN);
-  if (shown.length === text.length && doc.widthOfString(shown) <= width) return shown;
-  while (shown.length > 0 && doc.widthOfString(`${shown}…`) > width) shown = shown.slice(0, -1);
-  return shown.length > 0 ? `${shown}…` : '';
+/** `text` on one line within `width` points (`widthOf` measures a character): cut, with an ellipsis, when wider. */
+function fitted(widthOf: (ch: string) => number, text: string, width: number): string {
+  const flat = text.replace(/\s+/g, ' ');
+  const shown = flat.slice(0, MAX_CELL_SHOWN);
+  if (shown.length === flat.length) {
+    let total = 0;
+    for (const ch of shown) total += widthOf(ch);
+    if (total <= width) return shown;
+  }
+  // As much as fits beside the ellipsis, measured once per character.
+  const room = width - widthOf('…');
+  let used = 0;
+  let end = 0;
+  for (const ch of shown) {
+    used += widthOf(ch);
+    if (used > room) break;
+    end += ch.length;
+  }
+  return end > 0 ? `${shown.slice(0, end)}…` : '';
+}
+
+/** The width of one character at the document's current font, each measured once. */
+function charWidths(doc: PDFKit.PDFDocument): (ch: string) => number {
+  const widths = new Map<string, number>();
+  return (ch) => {
+    let w = widths.get(ch);
+    if (w === undefined) widths.set(ch, (w = doc.widthOfString(ch)));
+    return w;
+  };
 }
 
 /** Characters the standard fonts' encoding (Windows-1252) has beyond Latin-1. */
