@@ -67,7 +67,7 @@ const SHORT_WORD = 30;
  * PDFKit breaks such a word itself, but in time that grows with the square of its length (a word of 100,000
  * characters took 8 s); measured here one character at a time, it is linear.
  */
-export function wordsBroken(doc: PDFKit.PDFDocument, text: string, width: number): string {
+function wordsBroken(doc: PDFKit.PDFDocument, text: string, width: number): string {
   const widthOf = charWidths(doc);
   return text.replace(new RegExp(`[^\\s]{${SHORT_WORD},}`, 'g'), (word) => {
     let out = '';
