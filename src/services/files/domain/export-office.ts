@@ -1,5 +1,5 @@
 // Office Open XML exports of Workspace files: a document as Word (.docx, with the `docx` package) and a spreadsheet
-// as Excel (.xlsx, with `write-excel-file`). Both are slow enough (15 and 5 ms for a few lines) to run on the
+// as Excel (.xlsx, with `write-excel-file`). Both are slow enough (8 and 5 ms for a few lines) to run on the
 // conversion worker only.
 import type { Cell } from 'write-excel-file/node';
 import type { DocumentModel, SpreadsheetModel } from './export.ts';
