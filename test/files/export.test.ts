@@ -268,6 +268,9 @@ describe('PDF export', () => {
   it('stops with ExportTooLargeError once the PDF passes the limit; text exports past Drive\'s 10 MB too', async () => {
     const long: DocumentModel = { kind: 'document', paragraphs: Array.from({ length: 2000 }, (_, i) => normal(`${'x'.repeat(300)} ${i}`)) };
     await assert.rejects(pdfOf(long, 'long', 20_000), ExportTooLargeError);
+    // Rows too many to pass as arguments at once (the column count was a spread into Math.max).
+    const rows = Array.from({ length: 300_000 }, (_, i) => [String(i)]);
+    await assert.rejects(pdfOf({ kind: 'spreadsheet', rows }, 'rows', 50_000), ExportTooLargeError);
     const big = serializeWorkspaceContent({ kind: 'document', paragraphs: [normal('y'.repeat(EXPORT_LIMIT_BYTES + 1))] });
     await assert.rejects(exportStored(big, 'text/plain', 'big'), ExportTooLargeError);
     assert.equal((await exportStored(serializeWorkspaceContent({ kind: 'document', paragraphs: [normal('y'.repeat(EXPORT_LIMIT_BYTES))] }), 'text/plain', 'fits')).length, EXPORT_LIMIT_BYTES);

@@ -55,21 +55,22 @@ function drawDocument(doc: PDFKit.PDFDocument, content: DocumentModel, tooLarge:
     if (tooLarge()) throw new ExportTooLargeError();
     doc.font(style === 'NORMAL_TEXT' ? 'Helvetica' : 'Helvetica-Bold').fontSize(FONT_SIZE[style]);
     // An empty paragraph is an empty line, as in Docs.
-    doc.text(wordsBroken(doc, windows1252(text), width) || ' ', { paragraphGap: style === 'NORMAL_TEXT' ? 4 : 8 });
+    doc.text(wordsBroken(doc, windows1252(text), width, FONT_SIZE[style]) || ' ', { paragraphGap: style === 'NORMAL_TEXT' ? 4 : 8 });
   }
 }
 
-/** Words shorter than this always fit a line (the widest Helvetica character is about 1 em). */
-const SHORT_WORD = 30;
+/** Helvetica's widest characters, in ems (`@` is 1.015): a word of fewer characters than width / (this x size) fits. */
+const WIDEST_EM = 1.1;
 
 /**
  * `text` with a line break wherever a word wider than `width` reaches the margin, as a word processor breaks it.
  * PDFKit breaks such a word itself, but in time that grows with the square of its length (a word of 100,000
- * characters took 8 s); measured here one character at a time, it is linear.
+ * characters took 8 s); measured here one character at a time, it is linear. `size` is the font's, in points.
  */
-function wordsBroken(doc: PDFKit.PDFDocument, text: string, width: number): string {
+function wordsBroken(doc: PDFKit.PDFDocument, text: string, width: number, size: number): string {
   const widthOf = charWidths(doc);
-  return text.replace(new RegExp(`[^\\s]{${SHORT_WORD},}`, 'g'), (word) => {
+  const fits = Math.max(1, Math.floor(width / (WIDEST_EM * size)));
+  return text.replace(new RegExp(`[^\\s]{${fits},}`, 'g'), (word) => {
     let out = '';
     let line = 0;
     for (const ch of word) {
@@ -90,7 +91,9 @@ function wordsBroken(doc: PDFKit.PDFDocument, text: string, width: number): stri
  * follow on later pages, as a printed sheet does. A cell shows one line, cut with an ellipsis when it is wider.
  */
 function drawSpreadsheet(doc: PDFKit.PDFDocument, sheet: SpreadsheetModel, tooLarge: () => boolean): void {
-  const columns = Math.max(0, ...sheet.rows.map((row) => row.length));
+  // A loop, not Math.max(...): a sheet's rows are too many to pass as arguments.
+  let columns = 0;
+  for (const row of sheet.rows) columns = Math.max(columns, row.length);
   const usable = doc.page.width - 2 * MARGIN;
   const perPage = Math.max(1, Math.floor(usable / MIN_COLUMN_WIDTH));
   const width = usable / Math.min(perPage, Math.max(columns, 1));
