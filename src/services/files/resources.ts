@@ -239,6 +239,7 @@ export async function fileJson(svc: FilesService, caller: Caller, f: FileRecord,
     out.md5Checksum = f.md5;
     out.fileSize = String(f.fileSize ?? 0);
     out.headRevisionId = f.headRevisionId;
+    if (f.extra.imageMediaMetadata) out.imageMediaMetadata = f.extra.imageMediaMetadata;
   }
   if (f.originalFilename !== null) out.originalFilename = f.originalFilename;
   const ext = isFolder(f.mimeType) || isWorkspace(f.mimeType) ? undefined : fileExtension(f.title);

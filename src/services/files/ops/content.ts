@@ -2,6 +2,7 @@
 // keep limit are pruned, as Drive does.
 import type { PreparedBlob } from '../../../core/blobs/index.ts';
 import { newRevisionId } from '../domain/ids.ts';
+import { imageDimensions } from '../domain/image-metadata.ts';
 import { searchText } from '../domain/search-text.ts';
 import { SERVICE, type Unit } from '../service.ts';
 import type { FileRecord } from '../store/files.ts';
@@ -36,6 +37,9 @@ export async function putContent(u: Unit, file: FileRecord, blob: PreparedBlob, 
   file.fileSize = blob.size;
   file.md5 = blob.md5;
   file.extra.contentText = text;
+  const image = imageDimensions(blob.data, mimeType);
+  if (image) file.extra.imageMediaMetadata = image;
+  else delete file.extra.imageMediaMetadata;
   refreshSearchText(file);
 }
 

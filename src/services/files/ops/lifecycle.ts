@@ -117,7 +117,7 @@ export async function copyFile(u: Unit, source: FileRecord, patch: FilePatch, op
     const id = newRevisionId();
     await insertRevision(u.tx, { fileId: copy.id, id, blobHash: head.blobHash, mimeType: head.mimeType, originalFilename: source.originalFilename, pinned: false, published: false, modifiedAt: u.now, modifyingEmail: u.caller!.email });
     Object.assign(copy, { blobHash: source.blobHash, fileSize: source.fileSize, md5: source.md5, headRevisionId: id, mimeType: head.mimeType, originalFilename: source.originalFilename });
-    copy.extra = { ...copy.extra, contentText: source.extra.contentText };
+    copy.extra = { ...copy.extra, contentText: source.extra.contentText, imageMediaMetadata: source.extra.imageMediaMetadata };
     refreshSearchText(copy);
     await saveFile(u.tx, copy);
   }
