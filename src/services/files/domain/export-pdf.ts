@@ -98,7 +98,8 @@ function drawSpreadsheet(doc: PDFKit.PDFDocument, sheet: SpreadsheetModel, tooLa
   const perPage = Math.max(1, Math.floor(usable / MIN_COLUMN_WIDTH));
   const width = usable / Math.min(perPage, Math.max(columns, 1));
   const bottom = doc.page.height - MARGIN;
-  doc.font('Helvetica').fontSize(SHEET_FONT_SIZE).lineWidth(0.5).strokeColor('#c0c0c0');
+  // Grey rules, black text (the fill colour, set once for every cell).
+  doc.font('Helvetica').fontSize(SHEET_FONT_SIZE).lineWidth(0.5).strokeColor('#c0c0c0').fillColor('black');
   const widthOf = charWidths(doc);
   for (let first = 0; first < columns; first += perPage) {
     if (first > 0) doc.addPage();
@@ -113,7 +114,7 @@ function drawSpreadsheet(doc: PDFKit.PDFDocument, sheet: SpreadsheetModel, tooLa
         const x = MARGIN + (c - first) * width;
         doc.rect(x, y, width, SHEET_ROW_HEIGHT).stroke();
         const cell = fitted(widthOf, windows1252(row[c] ?? ''), width - 6);
-        if (cell) doc.fillColor('black').text(cell, x + 3, y + 4, { lineBreak: false });
+        if (cell) doc.text(cell, x + 3, y + 4, { lineBreak: false });
       }
       y += SHEET_ROW_HEIGHT;
     }
